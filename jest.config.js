@@ -11,7 +11,10 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
+    // hyparquet(-writer), the Parquet writer, ship ES modules only: Node requires them as they are, Jest 29 needs them as CommonJS.
+    '/node_modules/hyparquet(-writer)?/.+\\.js$': ['ts-jest', { diagnostics: false, tsconfig: { allowJs: true, module: 'commonjs' } }],
   },
+  transformIgnorePatterns: ['/node_modules/(?!hyparquet(-writer)?/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   coveragePathIgnorePatterns: ['/node_modules/', '/generated/'],
   testTimeout: 30000,

@@ -8,6 +8,8 @@
 import { createServer, request, type IncomingMessage } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { ERP_CONTEXT, exportPageRequest } from '@ops-data-gateway/gateway/runtime/erp-requests';
 import { cpuSeconds, memory, type Service } from './processes';
 import { RESOURCE, parseListQuery } from './scenarios';
@@ -51,6 +53,12 @@ export async function benchExports(sandboxUrl: string, key: string, database: st
     const pid = gateway.process.pid as number;
     const runs: ExportRun[] = [];
     for (const format of ['csv', 'ndjson'] as const) runs.push(await streamed(`gateway, ${format}`, gateway.url, `/api/v1/${RESOURCE.path}?format=${format}`, key, pid));
+    // Compressed as the client accepts (Accept-Encoding): bytes on the wire, rows counted once decompressed by the client.
+    for (const format of ['csv', 'ndjson'] as const)
+      for (const coding of ['gzip', 'br'] as const)
+        runs.push(await streamed(`gateway, ${format}, ${coding}`, gateway.url, `/api/v1/${RESOURCE.path}?format=${format}`, key, pid, coding));
+    // Typed (Parquet): rows as X-Total-Count announced (a binary file has no lines to count).
+    runs.push(await streamed('gateway, parquet', gateway.url, `/api/v1/${RESOURCE.path}?format=parquet`, key, pid));
     // The export a sync compares its ids with to find deleted records (README).
     runs.push(await streamed('gateway, csv of ids only (fields=id)', gateway.url, `/api/v1/${RESOURCE.path}?format=csv&fields=id`, key, pid));
     runs.push(await directPaging(sandboxUrl, key, database));
@@ -62,8 +70,8 @@ export async function benchExports(sandboxUrl: string, key: string, database: st
   }
 }
 
-/** Reads a whole export, counting rows (line ends) and bytes, sampling the gateway's RSS. */
-async function streamed(label: string, origin: string, path: string, key: string, pid: number): Promise<ExportRun> {
+/** Reads a whole export, counting rows (line ends, after decompression) and bytes (on the wire), sampling the gateway's RSS. */
+async function streamed(label: string, origin: string, path: string, key: string, pid: number, coding?: 'gzip' | 'br'): Promise<ExportRun> {
   const beforeMb = memory(pid).rssMb;
   let peakMb = beforeMb;
   const sampler = setInterval(() => {
@@ -72,23 +80,29 @@ async function streamed(label: string, origin: string, path: string, key: string
   const started = performance.now();
   const cpuBefore = cpuSeconds(pid);
   try {
-    const { lines, bytes } = await new Promise<{ lines: number; bytes: number }>((resolve, reject) => {
-      const req = httpRequest(`${origin}${path}`, { headers: { Authorization: `Bearer ${key}` } }, (res: IncomingMessage) => {
+    const { lines, bytes, announced } = await new Promise<{ lines: number; bytes: number; announced: number }>((resolve, reject) => {
+      const headers = { Authorization: `Bearer ${key}`, ...(coding ? { 'Accept-Encoding': coding } : {}) };
+      const req = httpRequest(`${origin}${path}`, { headers }, (res: IncomingMessage) => {
         if (res.statusCode !== 200) return reject(new Error(`${path}: ${res.statusCode}`));
+        if (res.headers['content-encoding'] !== coding) return reject(new Error(`${path}: sent ${res.headers['content-encoding']}, asked ${coding}`));
         let count = 0;
         let size = 0;
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
+        });
+        const text: Readable = coding === 'gzip' ? res.pipe(createGunzip()) : coding === 'br' ? res.pipe(createBrotliDecompress()) : res;
+        text.on('data', (chunk: Buffer) => {
           for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) count++;
         });
-        res.on('end', () => resolve({ lines: count, bytes: size }));
+        text.on('end', () => resolve({ lines: count, bytes: size, announced: Number(res.headers['x-total-count']) }));
+        text.on('error', reject);
         res.on('error', reject);
       });
       req.on('error', reject);
       req.end();
     });
     const seconds = (performance.now() - started) / 1000;
-    const rows = path.includes('format=csv') ? lines - 1 : lines;
+    const rows = path.includes('format=parquet') ? announced : path.includes('format=csv') ? lines - 1 : lines;
     const cpuUsPerRow = ((cpuSeconds(pid) - cpuBefore) * 1e6) / Math.max(1, rows);
     return { label, rows, bytes, seconds, rowsPerSecond: rows / seconds, cpuUsPerRow, rss: { beforeMb, peakMb: Math.max(peakMb, memory(pid).rssMb), afterMb: memory(pid).rssMb } };
   } finally {

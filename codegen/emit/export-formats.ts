@@ -5,13 +5,15 @@
  * export route's OpenAPI operation, the `format` values of the list and export query schemas and the
  * docs all come from this one table, in its order (the first is the default of the export route).
  */
-import type { ExportFormat, ExportFormats } from '../../packages/gateway/runtime/route-kinds';
+import type { CsvDialect, ExportFormat, ExportFormats } from '../../packages/gateway/runtime/route-kinds';
 
 interface DescribedFormat<F extends ExportFormat> {
   readonly mediaType: ExportFormats[F]['mediaType'];
   readonly extension: ExportFormats[F]['extension'];
   /** What a file of this format holds, for the OpenAPI document's media type. */
   readonly description: string;
+  /** Bytes, not text (OpenAPI `format: binary`). */
+  readonly binary?: true;
 }
 
 export const EXPORT_FORMATS: { readonly [F in ExportFormat]: DescribedFormat<F> } = {
@@ -19,7 +21,7 @@ export const EXPORT_FORMATS: { readonly [F in ExportFormat]: DescribedFormat<F> 
     mediaType: 'text/csv',
     extension: 'csv',
     description:
-      'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).',
+      'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).',
   },
   ndjson: {
     mediaType: 'application/x-ndjson',
@@ -27,7 +29,18 @@ export const EXPORT_FORMATS: { readonly [F in ExportFormat]: DescribedFormat<F> 
     description:
       'One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`).',
   },
+  parquet: {
+    mediaType: 'application/vnd.apache.parquet',
+    extension: 'parquet',
+    binary: true,
+    description:
+      'Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop.',
+  },
 };
+
+/** The `csv_dialect` values, as the runtime declares them: a value missing here or unknown there fails the type check. */
+const DIALECTS: { readonly [D in CsvDialect]: true } = { rfc4180: true, excel: true, 'excel-semicolon': true };
+export const CSV_DIALECT_VALUES = Object.keys(DIALECTS) as readonly CsvDialect[];
 
 /** The formats' names, in the table's order. */
 export const EXPORT_FORMAT_NAMES = Object.keys(EXPORT_FORMATS) as ExportFormat[];

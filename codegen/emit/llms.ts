@@ -40,6 +40,55 @@ function marks(item: { readonly deprecated: boolean; readonly personal?: boolean
   return `${item.personal ? ' [personal data]' : ''}${item.deprecated ? ' [deprecated]' : ''}`;
 }
 
+/**
+ * One line per field, but the id of a related record beside its name (`driver_id` beside `driver`:
+ * the join key, catalogue rule) is said on its name's line, `Id: driver_id.` (`Ids: user_ids.` for an
+ * x2many), rather than on one of its own: the guide says once what such a field holds (`integer|null`,
+ * `integer[]`), and llms.txt keeps within its budget. Likewise `url`'s description: the guide says once
+ * that it links to the record in the ERP interface.
+ */
+function fieldLines(resource: ResourceModel): string[] {
+  const keyOf = joinKeys(resource);
+  const folded = new Set(keyOf.values());
+  return resource.fields
+    .filter((f) => !folded.has(f))
+    .map((f) => {
+      const key = keyOf.get(f);
+      const description = f.name === 'url' ? '' : ` ${f.description}`;
+      return `- ${f.name}: ${fieldTypeText(f)}${marks(f)}.${description}${key ? ` ${key.type === 'array' ? 'Ids' : 'Id'}: ${key.name}${marks(key)}.` : ''}`;
+    });
+}
+
+/** Each field that names a related record, and the field of its id (the first, when there are two). */
+function joinKeys(resource: ResourceModel): Map<FieldModel, FieldModel> {
+  const keyOf = new Map<FieldModel, FieldModel>();
+  for (const key of resource.fields) {
+    const named = joinKeyOf(key, resource.fields);
+    if (named && !keyOf.has(named)) keyOf.set(named, key);
+  }
+  return keyOf;
+}
+
+/** The names of the ids said on their names' lines. */
+function foldedKeys(resource: ResourceModel): Set<string> {
+  return new Set([...joinKeys(resource).values()].map((f) => f.name));
+}
+
+/** The field whose name `key` is the id of (the same relation, read as a name), if `key` is such an id. */
+function joinKeyOf(key: FieldModel, fields: readonly FieldModel[]): FieldModel | undefined {
+  const { source } = key;
+  const isId = key.type === 'integer' || key.items === 'integer';
+  if (!isId) return undefined;
+  return fields.find((named) => {
+    const other = named.source;
+    if (named === key || named.type === 'integer' || named.items === 'integer') return false;
+    if (source.kind === 'many2one' && other.kind === 'many2one') return other.erp === source.erp;
+    if (source.kind === 'x2many' && other.kind === 'x2many') return other.erp === source.erp;
+    if (source.kind === 'related' && other.kind === 'related') return other.erp === source.erp && other.comodelField === source.comodelField;
+    return false;
+  });
+}
+
 /** `List: GET /api/v1/fleet/vehicles. Export: + /export. Detail: + /{id}.`: the first route's path in full, the others' after it. */
 function routeLine(resource: ResourceModel): string {
   const [first, ...others] = routesOf(resource);
@@ -55,8 +104,9 @@ function routeSection(resource: ResourceModel): string {
     routeLine(resource),
     `Default order: ${resource.defaultOrderText}. Sortable: ${sortableNames(resource).join(', ') || 'none'}.${scopeText(resource) ? ` Scope: ${scopeText(resource)}.` : ''}${resource.relations.length ? ` Expand: ${resource.relations.map((r) => r.name).join(', ')}.` : ''}`,
     'Fields:',
-    ...resource.fields.map((f) => `- ${f.name}: ${fieldTypeText(f)}${marks(f)}. ${f.description}`),
+    ...fieldLines(resource),
   ];
+  const folded = foldedKeys(resource);
   if (resource.filters.length) {
     lines.push('Filters:');
     for (const f of resource.filters) {
@@ -64,7 +114,9 @@ function routeSection(resource: ResourceModel): string {
       lines.push(`- ${f.name} ${f.op} ${filterValueText(f)}${marks(f)}${note ? `. ${note}` : ''}`);
     }
   } else lines.push('Filters: none.');
-  lines.push(`Example record (shape only): ${JSON.stringify(exampleRecord(resource))}`);
+  // The ids said on their names' lines are left out of the example too: the shape is the same.
+  const example = Object.fromEntries(Object.entries(exampleRecord(resource)).filter(([name]) => !folded.has(name)));
+  lines.push(`Example record (shape only): ${JSON.stringify(example)}`);
   return lines.join('\n');
 }
 
@@ -81,6 +133,7 @@ function llmsGuideValues(model: CatalogueModel): GuideValues {
     nullable: '`|null`',
     personal: '[personal data]',
     deprecated: '[deprecated]',
+    id_beside_name: "Below, it is on its name's line (`Id: driver_id.`). ",
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { banner } from '../banner';
 import type { FilterModel, ResourceModel } from '../model/catalogue-model';
-import { EXPORT_FORMAT_NAMES } from './export-formats';
+import { CSV_DIALECT_VALUES, EXPORT_FORMAT_NAMES } from './export-formats';
 
 const INTEGER = '^[0-9]{1,10}$';
 const INTEGER_LIST = '^[0-9]{1,10}(,[0-9]{1,10})*$';
@@ -48,6 +48,7 @@ function listedProperties(resource: ResourceModel): Record<string, object> {
     since_id: text('^[0-9]+$'),
     fields: { type: 'string', maxLength: MAX_LIST_TEXT },
     csv_formulas: { type: 'string', enum: ['escaped', 'raw'] },
+    csv_dialect: { type: 'string', enum: [...CSV_DIALECT_VALUES] },
     // A date-time or a token the gateway gave (up to about 1,450 characters: the deletion check's
     // digests, runtime/changes/deletions.ts): which of the two, and whether it is valid, is checked at run time.
     changed_since: { type: 'string', minLength: 1, maxLength: 2048 },

@@ -49,7 +49,7 @@ export interface CatalogueModel {
 /** The list route's query parameters besides the filters (it also takes the export's `format` and `csv_formulas`, for compatibility: undocumented there). */
 export const COMMON_LIST_PARAMETERS = ['limit', 'offset', 'since_id', 'total', 'order', 'fields', 'changed_since', 'expand'] as const;
 /** The export route's query parameters besides the filters. */
-export const EXPORT_PARAMETERS = ['format', 'fields', 'since_id', 'csv_formulas', 'changed_since'] as const;
+export const EXPORT_PARAMETERS = ['format', 'fields', 'since_id', 'csv_formulas', 'csv_dialect', 'changed_since'] as const;
 
 export const LIMITS = Object.freeze({
   limitDefault: 50,

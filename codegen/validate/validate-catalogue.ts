@@ -159,8 +159,47 @@ function checkResource(resource: RawResource, at: Path, report: Report): void {
   const id = resource.fields.id;
   if (id?.type !== 'integer' || id.erp !== 'id') report([...at, 'fields'], "every resource needs an 'id' field", { allowed: 'id: { type: integer, description: ..., erp: id }' });
   for (const [name, field] of Object.entries(resource.fields)) checkField(name, field, [...at, 'fields', name], report);
+  checkJoinKeys(resource, at, report);
   checkDefaultOrder(resource, at, report);
   for (const [name, filter] of Object.entries(resource.filters ?? {})) checkFilter(name, filter, resource, [...at, 'filters', name], report);
+}
+
+/**
+ * What names another record comes with that record's id, so that a consumer joins by id, never by a
+ * name (names repeat, and change): a many2one's name with the many2one's id, an x2many's names with
+ * its ids, the accounts of an analytic distribution with the distribution (keyed by account id), and
+ * a value read through a many2one (`related`) with that many2one's id.
+ */
+function checkJoinKeys(resource: RawResource, at: Path, report: Report): void {
+  const fields = Object.entries(resource.fields);
+  const exposes = (test: (erp: Exclude<RawField['erp'], string>, field: RawField) => boolean) =>
+    fields.some(([, field]) => typeof field.erp === 'object' && test(field.erp, field));
+  const idOf = (many2one: string) => exposes((erp, field) => 'many2one' in erp && erp.many2one === many2one && field.type === 'integer');
+  for (const [name, field] of fields) {
+    const erp = field.erp;
+    if (typeof erp !== 'object') continue;
+    const where = [...at, 'fields', name];
+    if ('many2one' in erp && field.type === 'string' && !idOf(erp.many2one))
+      report(
+        where,
+        `field '${name}' gives the name of a ${erp.comodel} record without its id: add '${name}_id: { type: integer, description: ..., erp: { many2one: ${erp.many2one}, comodel: ${erp.comodel} } }' beside it, so that joins never go by name`,
+      );
+    if ('x2many' in erp && (erp.first || field.items === 'string') && !exposes((other, f) => 'x2many' in other && other.x2many === erp.x2many && f.items === 'integer'))
+      report(
+        where,
+        `field '${name}' gives names of ${erp.comodel} records without their ids: add a field '{ type: array, items: integer, description: ..., erp: { x2many: ${erp.x2many}, comodel: ${erp.comodel} } }' beside it, so that joins never go by name`,
+      );
+    if ('related' in erp && !idOf(erp.related[0]))
+      report(
+        where,
+        `field '${name}' is read through the many2one '${erp.related[0]}', whose id the resource does not give: add '{ type: integer, description: ..., erp: { many2one: ${erp.related[0]}, comodel: ${erp.comodel} } }', so that joins never go by name`,
+      );
+    if ('distribution_accounts' in erp && !exposes((other) => 'distribution' in other && other.distribution === erp.distribution_accounts))
+      report(
+        where,
+        `field '${name}' gives the names of analytic accounts without their ids: add '{ type: string, description: ..., erp: { distribution: ${erp.distribution_accounts} } }' (keyed by account id) beside it, so that joins never go by name`,
+      );
+  }
 }
 
 /**

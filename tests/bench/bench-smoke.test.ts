@@ -22,8 +22,9 @@ describe('make bench-smoke', () => {
     expect(output).toContain('Targets:');
     // What operating costs: access log, metrics, traces, compression (bench/operate.ts).
     expect(output).toContain('## Operating it');
-    // The exports: both formats read to the end, against the direct paging, and the client leaving halfway.
-    for (const run of ['gateway, csv', 'gateway, ndjson', 'direct ERP paging']) expect(output).toMatch(new RegExp(`^\\| ${run}[^|]* \\| 250 \\|`, 'm'));
+    // The exports: every format (compressed too) read to the end, against the direct paging, and the client leaving halfway.
+    for (const run of ['gateway, csv', 'gateway, ndjson', 'gateway, csv, gzip', 'gateway, ndjson, br', 'gateway, parquet', 'direct ERP paging'])
+      expect(output).toMatch(new RegExp(`^\\| ${run}${run.startsWith('direct') ? '[^|]*' : ''} \\| 250 \\|`, 'm'));
     expect(output).toMatch(/Client leaving halfway through a CSV export of 1 pages/);
     // The change feed (bench/feed-cost.ts): the ERP calls alone and the feed through a gateway, without and with an index on write_date.
     expect(output).toContain('## The change feed');

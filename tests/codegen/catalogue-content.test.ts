@@ -108,13 +108,18 @@ describe('the catalogue against the interface specification', () => {
     expect(flagged.has('approvals/requests.author_id')).toBe(false);
   });
 
-  it('types arrays per decision D6: approvers are ids, every other array of the spec resources holds names', () => {
+  it('types arrays per decision D6: approvers are ids, every other array of the spec resources holds names (and the ids of those names beside them, their join keys)', () => {
+    const relation = (field: ResourceModel['fields'][number]) => (field.source.kind === 'x2many' ? field.source.erp : undefined);
     for (const resource of specResources)
-      for (const field of resource.fields.filter((f) => f.type === 'array'))
+      for (const field of resource.fields.filter((f) => f.type === 'array')) {
+        const joinKey =
+          field.items === 'integer' &&
+          resource.fields.some((names) => names !== field && names.source.kind === 'x2many' && names.source.take !== 'ids' && relation(names) === relation(field));
         expect([`${resource.path}.${field.name}`, field.items]).toEqual([
           `${resource.path}.${field.name}`,
-          resource.path === 'approvals/requests' && field.name === 'approvers' ? 'integer' : 'string',
+          (resource.path === 'approvals/requests' && field.name === 'approvers') || joinKey ? 'integer' : 'string',
         ]);
+      }
   });
 
   it('maps every *_id field to an integer and every url field to the gateway (D9)', () => {

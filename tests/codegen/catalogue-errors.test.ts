@@ -27,6 +27,7 @@ resources:
       state: { type: string, description: State., enum: [a, b], erp: state }
       owner: { type: string, description: Owner., erp: { many2one: owner_id, comodel: res.users } }
       total: { type: number, description: Total., erp: { field: total, computed: true } }
+      owner_id: { type: integer, description: Owner's id., erp: { many2one: owner_id, comodel: res.users } }
     filters:
       name: { op: ilike, field: name }
       state: { op: "=", field: state }
@@ -73,7 +74,7 @@ describe('catalogue errors are located and explained', () => {
     [
       'a filter on a field that does not exist',
       withLine('name: { op: ilike, field: name }', 'name: { op: ilike, field: label }'),
-      /demo\.yaml:17:\d+: resources\.things\.filters\.name\.field: filter 'name' is on field 'label', which the resource does not define; allowed: a field of this resource: id, name, state, owner, total; or 'erp'/,
+      /demo\.yaml:18:\d+: resources\.things\.filters\.name\.field: filter 'name' is on field 'label', which the resource does not define; allowed: a field of this resource: id, name, state, owner, total, owner_id; or 'erp'/,
     ],
     [
       'an order on a non-sortable field',
@@ -113,17 +114,17 @@ describe('catalogue errors are located and explained', () => {
     [
       'an enum filter without values',
       withLine('state: { op: "=", field: state }', 'state: { op: "=", erp: state, type: enum }'),
-      /demo\.yaml:18:\d+: resources\.things\.filters\.state: filter 'state' is an enum filter without values: add 'values'; allowed: values: \[/,
+      /demo\.yaml:19:\d+: resources\.things\.filters\.state: filter 'state' is an enum filter without values: add 'values'; allowed: values: \[/,
     ],
     [
       'a duplicate route',
       withLine('      name: { op: ilike, field: name }\n', '      name: { op: ilike, field: name }\n      name: { op: ilike, field: name }\n'),
-      /demo\.yaml:18:\d+: key 'name' is defined twice in the same map \(Map keys must be unique\)/,
+      /demo\.yaml:19:\d+: key 'name' is defined twice in the same map \(Map keys must be unique\)/,
     ],
     [
       'an operator that does not fit the value type',
       withLine('name: { op: ilike, field: name }', 'name: { op: ">=", field: name }'),
-      /demo\.yaml:17:\d+: resources\.things\.filters\.name\.op: filter 'name': operator '>=' does not apply to string values; allowed: =, ilike$/m,
+      /demo\.yaml:18:\d+: resources\.things\.filters\.name\.op: filter 'name': operator '>=' does not apply to string values; allowed: =, ilike$/m,
     ],
     [
       'a cache TTL that is not whole seconds',
@@ -149,6 +150,21 @@ describe('catalogue errors are located and explained', () => {
         ),
       },
       /demo\.yaml:11:\d+: resources\.things\.cache\.stale_while_revalidate: stale_while_revalidate extends the TTL, and the TTL here is 0 \(not cached\)/,
+    ],
+    [
+      "a many2one's name without its id",
+      withLine("      owner_id: { type: integer, description: Owner's id., erp: { many2one: owner_id, comodel: res.users } }\n", ''),
+      /demo\.yaml:14:\d+: resources\.things\.fields\.owner: field 'owner' gives the name of a res\.users record without its id: add 'owner_id: \{ type: integer, description: \.\.\., erp: \{ many2one: owner_id, comodel: res\.users \} \}' beside it, so that joins never go by name/,
+    ],
+    [
+      "an x2many's names without their ids",
+      withLine('      total:', '      tags: { type: array, items: string, description: Tags., erp: { x2many: tag_ids, comodel: demo.tag } }\n      total:'),
+      /demo\.yaml:15:\d+: resources\.things\.fields\.tags: field 'tags' gives names of demo\.tag records without their ids/,
+    ],
+    [
+      'a value read through a many2one whose id is not given',
+      withLine('      total:', '      mail: { type: string, description: Mail., erp: { related: [partner_id, email], comodel: res.partner } }\n      total:'),
+      /demo\.yaml:15:\d+: resources\.things\.fields\.mail: field 'mail' is read through the many2one 'partner_id', whose id the resource does not give/,
     ],
     [
       'an array without its item type',

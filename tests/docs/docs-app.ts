@@ -6,7 +6,7 @@
 import type { Express } from 'express';
 import { join } from 'node:path';
 import { readCatalogue } from '../../codegen/generate';
-import type { CatalogueModel } from '../../codegen/model/catalogue-model';
+import type { CatalogueModel, ResourceModel } from '../../codegen/model/catalogue-model';
 import { createApp } from '@ops-data-gateway/gateway/runtime/app';
 import { loadConfig } from '@ops-data-gateway/gateway/runtime/config';
 import { createLogger } from '@ops-data-gateway/gateway/runtime/log';
@@ -28,4 +28,30 @@ export function catalogue(): CatalogueModel {
 /** The text of every inline `<script>` or `<style>` element of a page, in order. */
 export function inlineBlocks(html: string, tag: 'script' | 'style'): string[] {
   return [...html.matchAll(new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => m[1] as string);
+}
+
+/**
+ * The fields llms.txt says on their name's line rather than on their own (`- driver: ... Id: driver_id.`):
+ * the integer id (or ids) of a relation whose name a field of the resource also gives. The first such
+ * id of a name is folded into it; the test's own reading of the rule, not the emitter's.
+ */
+export function idsOnNameLines(resource: ResourceModel): Set<string> {
+  const relation = (field: ResourceModel['fields'][number]): string | undefined => {
+    const { source } = field;
+    if (source.kind === 'many2one' || source.kind === 'x2many') return `${source.kind}:${source.erp}`;
+    if (source.kind === 'related') return `related:${source.erp}.${source.comodelField}`;
+    return undefined;
+  };
+  const isId = (field: ResourceModel['fields'][number]) => field.type === 'integer' || field.items === 'integer';
+  const named = new Set<string>();
+  const folded = new Set<string>();
+  for (const field of resource.fields) {
+    const key = relation(field);
+    if (!key || !isId(field) || named.has(key)) continue;
+    if (resource.fields.some((other) => other !== field && !isId(other) && relation(other) === key)) {
+      folded.add(field.name);
+      named.add(key);
+    }
+  }
+  return folded;
 }

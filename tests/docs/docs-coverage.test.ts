@@ -86,7 +86,8 @@ describe('the documents cover the catalogue', () => {
     // The list's path, then the routes after it as suffixes (export, detail).
     expect(text).toContain(`Routes: GET /api/v1/${r.path}, + /export, + /{id}.`);
     expect(text).toContain(`Default order: ${r.defaultOrderText}.`);
-    for (const f of r.fields) expect(text).toMatch(new RegExp(`\\n- ${f.name}: `));
+    // A related record's id beside its name is said on its name's line (`Id: driver_id.`).
+    for (const f of r.fields) expect(text).toMatch(new RegExp(`\\n- ${f.name}: |\\. Ids?: ${f.name}\\.`));
     for (const f of r.filters) expect(text).toMatch(new RegExp(`\\n- ${f.name} ${f.op.replace(/[<>=]/g, '\\$&')} `));
     for (const f of r.filters) for (const v of f.values ?? []) expect(text).toContain(JSON.stringify(v));
   });

@@ -5,7 +5,7 @@
 import { emitDocsPage } from '../../codegen/emit/docs-page';
 import { emitLlmsTxt } from '../../codegen/emit/llms';
 import type { CatalogueModel } from '../../codegen/model/catalogue-model';
-import { catalogue } from './docs-app';
+import { catalogue, idsOnNameLines } from './docs-app';
 
 const HOSTILE = `<script>alert("x")</script> & 'quoted' <img src=x onerror=alert(1)>`;
 
@@ -39,7 +39,7 @@ describe(emitDocsPage.name, () => {
 });
 
 describe(emitLlmsTxt.name, () => {
-  it('has one line per field and per filter of every resource', () => {
+  it("has one line per field (an id beside its name on its name's line) and per filter of every resource", () => {
     const model = catalogue();
     const text = emitLlmsTxt(model);
     const resources = model.domains.flatMap((d) => d.resources);
@@ -49,7 +49,10 @@ describe(emitLlmsTxt.name, () => {
         .slice(1)
         .map((block) => block.split('\n').findIndex((line) => !line.startsWith('- ')))
         .reduce((n, count) => n + count, 0);
-    expect(listed('Fields:')).toBe(resources.reduce((n, r) => n + r.fields.length, 0));
+    expect(listed('Fields:')).toBe(resources.reduce((n, r) => n + r.fields.length - idsOnNameLines(r).size, 0));
+    const folded = resources.reduce((n, r) => n + idsOnNameLines(r).size, 0);
+    expect(folded).toBeGreaterThan(100);
+    expect(text.match(/\. Ids?: \w+\./g)?.length).toBe(folded);
     expect(listed('Filters:')).toBe(resources.reduce((n, r) => n + r.filters.length, 0));
     expect(text.startsWith('# ')).toBe(true);
     expect(text.split('\n')[2]?.startsWith('> ')).toBe(true);

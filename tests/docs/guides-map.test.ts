@@ -17,6 +17,7 @@ const GUIDES = [
   'caching.md',
   'exports-and-sync.md',
   'related-records.md',
+  'exports-for-bi.md',
   'agents.md',
   'operating.md',
   'real-odoo.md',

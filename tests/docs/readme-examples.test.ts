@@ -145,10 +145,14 @@ eachOf(
       expect([http?.[1], body.slice(0, 300)]).toEqual([keyed ? '200' : '401', expect.any(String)]);
       if (/ -O/.test(example.command)) {
         // `curl -OJ`: the file the server named, written in the working directory.
+        // Named after the format asked (CSV when none is), and holding what that format holds.
+        const format = /format=(\w+)/.exec(example.command)?.[1] ?? 'csv';
         const files = readdirSync(cwd);
-        expect(files).toEqual([expect.stringMatching(/\.csv$/)]);
-        const csv = readFileSync(join(cwd, files[0] as string), 'utf8');
-        expect(csv.split('\n').length).toBeGreaterThan(2);
+        expect(files).toEqual([expect.stringMatching(new RegExp(`\\.${format}$`))]);
+        const file = readFileSync(join(cwd, files[0] as string));
+        if (format === 'parquet') expect([file.subarray(0, 4).toString(), file.subarray(-4).toString(), file.length > 1000]).toEqual(['PAR1', 'PAR1', true]);
+        // A curl that asked for compression (--compressed) wrote the file decompressed.
+        else expect(file.toString('utf8').split('\n').length).toBeGreaterThan(2);
       } else if (example.command.includes('format=ndjson')) {
         const lines = body.split('\n').filter(Boolean);
         expect(lines.length).toBeGreaterThan(0);

@@ -121,7 +121,8 @@ describe('runDriftCheck on a drifted sandbox', () => {
       model: 'approval.request',
       field: 'request_owner_id',
       detail: 'field approval.request.request_owner_id does not exist in the ERP',
-      uses: ['field author'],
+      // The author's name and its id beside it, both read through the request.
+      uses: ['field author', 'field author_id'],
     });
   });
 

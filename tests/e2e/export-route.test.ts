@@ -73,7 +73,7 @@ describe('the export route', () => {
       expect(res.body.error?.message).toContain('An export streams every matching record by ascending id');
     }
     const json_ = await json('/api/v1/fleet/vehicles/export?format=json');
-    expect([json_.status, json_.body.error]).toEqual([422, { code: 'invalid_value', message: 'format: expected csv or ndjson.' }]);
+    expect([json_.status, json_.body.error]).toEqual([422, { code: 'invalid_value', message: 'format: expected csv, ndjson or parquet.' }]);
     const unknown = await json('/api/v1/fleet/vehicles/export?colour=red');
     expect([unknown.status, unknown.body.error?.code]).toEqual([400, 'bad_request']);
     expect((await json('/api/v1/fleet/vehicles/export?csv_formulas=raw&format=ndjson')).status).toBe(400);

@@ -148,7 +148,7 @@ describe('exports', () => {
   it('refuses an unknown format with 422, and format on a detail route with 400', async () => {
     const bad = await stack.get('/api/v1/stock/pickings?format=xlsx');
     expect(bad.status).toBe(422);
-    expect(bad.body.error.message).toBe('format: expected json, csv or ndjson.');
+    expect(bad.body.error.message).toBe('format: expected json, csv, ndjson or parquet.');
     const detail = await stack.get('/api/v1/stock/pickings/1?format=csv');
     expect(detail.status).toBe(400);
   });

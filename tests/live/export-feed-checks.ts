@@ -21,7 +21,7 @@ import { parse } from 'csv-parse/sync';
 import type { Response } from 'supertest';
 import { parseChangedSince } from '@ops-data-gateway/gateway/runtime/query/changed-since';
 import type { ResourceSpec } from '@ops-data-gateway/gateway/runtime/resource-spec';
-import { asText, csvText } from '../support/export-loaders';
+import { asBuffer, asText, csvText, duckDbType, loadParquetWithDuckDb } from '../support/export-loaders';
 import { EXAMPLE, exposedField, probe } from '../support/filter-probes';
 import { expectDocumented } from '../support/openapi-responses';
 import type { LiveTarget } from './live-target';
@@ -149,6 +149,16 @@ export function describeExportAndFeedChecks(suite: SuiteAccess, resources: reado
       expect([filter, filtered.length > 0 || !fromData, filtered.length <= all.length]).toEqual([filter, true, true]);
       expect(await ndjson(r, `/api/v1/${path}?${filter}`, 'application/x-ndjson')).toEqual(filtered);
       expect(await csv(r, `/api/v1/${path}?format=csv&${filter}`)).toEqual(csvOf(filtered, columns));
+    });
+
+    it("exports as Parquet every record and value the JSON list gives, each column of its field's type (read by DuckDB)", async () => {
+      const r = suite.resource(path);
+      const expected = await walkList(path, '');
+      const res: Response = await suite.target().gateway.get(`/api/v1/${path}/export?format=parquet`, key()).buffer(true).parse(asBuffer);
+      expect([res.status, res.headers['content-type'], res.headers['x-total-count']]).toEqual([200, 'application/vnd.apache.parquet', String(expected.length)]);
+      const { types, rows } = await loadParquetWithDuckDb(res.body as Buffer, r.fields);
+      expect(types).toEqual(Object.fromEntries(r.fields.map((field) => [field.name, duckDbType(field)])));
+      expect(rows).toEqual(expected);
     });
 
     it('walks the change feed from the epoch to caught up: every list record once and as listed, removals exactly the records outside the resource, all in (write_date, id) order', async () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { Test } from 'supertest';
+import type { FieldSpec } from '@ops-data-gateway/gateway/runtime/resource-spec';
 
 /** What supertest's `.parse` takes on Node: the answer as a stream, and a callback with the body. */
 type NodeParser = Exclude<Parameters<Test['parse']>[0], (text: string) => unknown>;
@@ -20,6 +21,15 @@ export const asText: NodeParser = (stream, done) => {
     text += chunk;
   });
   stream.on('end', () => done(null, text));
+};
+
+/** A supertest parser that keeps the body as its bytes (a Parquet export): `.buffer(true).parse(asBuffer)`. */
+export const asBuffer: NodeParser = (stream, done) => {
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+  });
+  stream.on('end', () => done(null, Buffer.concat(chunks)));
 };
 
 /**
@@ -84,4 +94,60 @@ export function csvText(value: unknown, formulas: 'escaped' | 'raw' = 'escaped')
   if (typeof value === 'string') return formulas === 'escaped' && FORMULA_START.test(value) ? `'${value}` : value;
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
+}
+
+/** The DuckDB type a field's column must have. */
+export function duckDbType(field: FieldSpec): string {
+  if (field.type === 'array') return field.items === 'integer' ? 'INTEGER[]' : 'VARCHAR[]';
+  if (field.type === 'integer') return 'INTEGER';
+  if (field.type === 'number') return 'DOUBLE';
+  if (field.type === 'boolean') return 'BOOLEAN';
+  if (field.format === 'date') return 'DATE';
+  if (field.format === 'date-time') return 'TIMESTAMP WITH TIME ZONE';
+  return 'VARCHAR';
+}
+
+/** SQL giving a column's value in a form its JSON value can be computed from without DuckDB's formatting. */
+export function parquetReadBack(field: FieldSpec): string {
+  const column = `"${field.name}"`;
+  if (field.type === 'array') return `to_json(${column})::VARCHAR`;
+  if (field.format === 'date') return `datediff('day', DATE '1970-01-01', ${column})`;
+  if (field.format === 'date-time') return `epoch_ms(${column})`;
+  return column;
+}
+
+/** The JSON value of what parquetReadBack gave. */
+export function parquetValueAsJson(field: FieldSpec, value: unknown): unknown {
+  if (value === null) return null;
+  if (field.type === 'array') return JSON.parse(value as string);
+  if (field.format === 'date') return new Date(Number(value) * 86_400_000).toISOString().slice(0, 10);
+  if (field.format === 'date-time') return new Date(Number(value)).toISOString().replace('.000Z', 'Z');
+  if (typeof value === 'bigint') return Number(value);
+  return value;
+}
+
+/**
+ * A Parquet export as DuckDB loads it (`read_parquet`): each column's DuckDB type, and each row in id
+ * order as the JSON list would give it, read back through SQL of the column's own type.
+ */
+export async function loadParquetWithDuckDb(bytes: Buffer, fields: readonly FieldSpec[]): Promise<{ types: Record<string, string>; rows: Record<string, unknown>[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'odg-parquet-'));
+  try {
+    const file = join(dir, 'export.parquet');
+    writeFileSync(file, bytes);
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    try {
+      const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${file}')`);
+      const types = Object.fromEntries(described.getRows().map(([name, type]) => [String(name), String(type)]));
+      const read = await connection.runAndReadAll(`SELECT ${fields.map(parquetReadBack).join(', ')} FROM read_parquet('${file}') ORDER BY id`);
+      const rows = read.getRows().map((row) => Object.fromEntries(fields.map((field, i) => [field.name, parquetValueAsJson(field, row[i] ?? null)])));
+      return { types, rows };
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

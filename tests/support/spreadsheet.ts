@@ -19,14 +19,31 @@ export interface SpreadsheetCell {
   readonly value: number | null;
   /** The text it shows (paragraphs joined by `\n`, tabs as `\t`). */
   readonly text: string;
+  /** The date or date-time it holds, for date cells (`2026-01-05T14:30:00`). */
+  readonly dateValue: string | null;
+}
+
+/** How the CSV is opened: LibreOffice's import options, the ones a spreadsheet user's machine decides. */
+export interface CsvImport {
+  /** The field separator's character code: 44 (`,`, the default) or 59 (`;`). */
+  readonly separator?: number;
+  /** LibreOffice's character set number for a file without a byte-order mark: 76 UTF-8 (the default), 1 Windows-1252. */
+  readonly charset?: number;
+  /** Dates and other special numbers detected in unquoted fields, as Excel does (default: off). */
+  readonly detectSpecialNumbers?: boolean;
+  /** The language the numbers are read in (Windows LCID): 1033 English (US, the default), 1036 French (decimal comma). */
+  readonly locale?: number;
 }
 
 /**
- * CSV import options (LibreOffice's token list): comma, double quote, UTF-8 (76), from line 1, no
- * column formats, English (US), quoted fields not forced to text, no special-number detection, then
- * the 13th, "evaluate formulas", on: the worst case, where a spreadsheet computes what a cell says.
+ * CSV import options (LibreOffice's token list): the separator (comma by default), double quote, the
+ * character set (UTF-8, 76, by default), from line 1, no column formats, the language (English, US, by default), quoted fields
+ * not forced to text, special-number detection (off by default), then the 13th, "evaluate formulas",
+ * on: the worst case, where a spreadsheet computes what a cell says.
  */
-const CSV_IMPORT = 'CSV:44,34,76,1,,1033,false,false,false,false,false,-1,true';
+function csvImport({ separator = 44, charset = 76, detectSpecialNumbers = false, locale = 1033 }: CsvImport): string {
+  return `CSV:${separator},34,${charset},1,,${locale},false,${detectSpecialNumbers},false,false,false,-1,true`;
+}
 /** LibreOffice's start is slow on a loaded machine: generous, but bounded. */
 const CONVERSION_LIMIT_MS = 120_000;
 
@@ -51,21 +68,21 @@ for row in ET.parse(sys.argv[1]).getroot().iter(T + 'table-row'):
         if cell.tag not in (T + 'table-cell', T + 'covered-table-cell'): continue
         value = cell.get(O + 'value')
         entry = {'formula': cell.get(T + 'formula'), 'type': cell.get(O + 'value-type'), 'value': float(value) if value is not None else None,
-                 'text': '\\n'.join(shown(p) for p in cell.findall(X + 'p'))}
+                 'text': '\\n'.join(shown(p) for p in cell.findall(X + 'p')), 'dateValue': cell.get(O + 'date-value')}
         cells.extend([entry] * min(int(cell.get(T + 'number-columns-repeated', '1')), 64))
     rows.append(cells)
 json.dump(rows, sys.stdout)
 `;
 
 /** Every row of `csv` as LibreOffice Calc opens it (header row first); throws when LibreOffice is missing or fails. */
-export function openInSpreadsheet(csv: string): SpreadsheetCell[][] {
+export function openInSpreadsheet(csv: string | Buffer, options: CsvImport = {}): SpreadsheetCell[][] {
   const dir = mkdtempSync(join(tmpdir(), 'odg-calc-'));
   try {
     const file = join(dir, 'export.csv');
     writeFileSync(file, csv);
     const convert = spawnSync(
       'soffice',
-      [`-env:UserInstallation=file://${join(dir, 'profile')}`, '--headless', '--norestore', `--infilter=${CSV_IMPORT}`, '--convert-to', 'fods', '--outdir', dir, file],
+      [`-env:UserInstallation=file://${join(dir, 'profile')}`, '--headless', '--norestore', `--infilter=${csvImport(options)}`, '--convert-to', 'fods', '--outdir', dir, file],
       { encoding: 'utf8', timeout: CONVERSION_LIMIT_MS },
     );
     if (convert.error) throw new Error(`cannot run soffice (apt-get install libreoffice-calc; .ci/run does): ${convert.error.message}`);

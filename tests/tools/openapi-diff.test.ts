@@ -32,6 +32,7 @@ resources:
       done: { type: boolean, description: Done., erp: done }
       state: { type: string, description: State., enum: [draft, open, closed], erp: state }
       owner: { type: string, description: Owner., erp: { many2one: owner_id, comodel: res.users } }
+      owner_id: { type: integer, description: Owner's id., erp: { many2one: owner_id, comodel: res.users } }
     filters:
       name: { op: ilike, field: name }
       state: { op: "=", field: state }

@@ -51,6 +51,7 @@ function pageGuideValues(model: CatalogueModel): Readonly<Record<string, string>
     nullable: '{{badge_nullable}}',
     personal: '{{badge_personal}}',
     deprecated: '{{badge_deprecated}}',
+    id_beside_name: '',
   };
 }
 

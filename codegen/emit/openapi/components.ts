@@ -7,7 +7,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { LIMITS, type CatalogueModel, type FilterModel, type ResourceModel } from '../../model/catalogue-model';
 import { recordTypeName } from '../../model/names';
 import { recordSchema } from '../record-schema';
-import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, formatList } from '../export-formats';
+import { CSV_DIALECT_VALUES, EXPORT_FORMAT_NAMES, EXPORT_FORMATS, formatList } from '../export-formats';
 
 /** Error codes of the envelope, with the status each is sent with. Mirrors runtime/errors.ts (a test checks both ways). */
 export const ERROR_STATUSES: readonly (readonly [number, string, string])[] = [
@@ -237,6 +237,12 @@ export function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject 
       required: false,
       schema: { type: 'string', pattern: '^"per-key";r=[0-9]+;t=[0-9]+$' },
     },
+    TotalCount: {
+      description:
+        'Exports only (CSV, NDJSON): the rows the export holds, counted by the ERP just before its first page is read, and sent before the body (for a progress bar, or to size a load). Records created, deleted or changed while the export runs can make the body hold a few more or fewer rows than announced (a record created after the count with an id above the last one read comes, a deleted one does not): the body is the data, this is its forecast. Not with `changed_since`: the deleted records that end such an export are found while it is read.',
+      required: false,
+      schema: { type: 'integer', minimum: 0 },
+    },
     UnreadableFields: {
       description:
         "Only when some are: the fields this answer holds as `null` because the API account may not read the model their value comes from (comma-separated names), as `meta.unreadable_fields` says in a JSON body. Such a null is not the record's value: a sync should not store it as one. On an export it names every such field of the file (an export that meets another one is cut short).",
@@ -329,6 +335,14 @@ export function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject 
       description:
         "CSV exports only (400 otherwise). `escaped` (the default): a text cell that a spreadsheet would read as a formula, one beginning with `=`, `+`, `-`, `@`, a tab or a carriage return (or the full-width `＝`, `＋`, `－`, `＠`), is written with a `'` in front, as OWASP advises against CSV injection, so that Excel or LibreOffice show it as text and compute nothing; numbers (`-12.5`), booleans, dates and arrays are never changed. `raw`: every text exactly as the ERP holds it, for loaders that are not spreadsheets (DuckDB, pandas); never open such a file in a spreadsheet when its texts come from outsiders.",
       schema: { type: 'string', enum: ['escaped', 'raw'], default: 'escaped' },
+    },
+    CsvDialect: {
+      name: 'csv_dialect',
+      in: 'query',
+      required: false,
+      description:
+        "CSV exports only (400 otherwise). `rfc4180` (the default): UTF-8 without a byte-order mark, `,`, ISO 8601 date-times, `true`/`false`: what loaders (DuckDB, pandas, a database's `COPY`) read. `excel`: what Excel opens as it should by a double click: the UTF-8 byte-order mark first (without it Excel reads the file in the machine's legacy code page), date-times `2026-01-05 14:30:00` (UTC) and booleans `TRUE`/`FALSE`, which Excel reads as dates and booleans. `excel-semicolon`: the same with `;` between fields and a decimal comma (`12,5`), for Excel in the languages whose list separator is `;` (French, German, Spanish, ...). Texts made only of digits (`0042`) still lose their leading zeros in Excel: load such columns as text, or use a typed export.",
+      schema: { type: 'string', enum: [...CSV_DIALECT_VALUES], default: 'rfc4180' },
     },
     ChangedSince: {
       name: 'changed_since',

@@ -17,6 +17,7 @@ const EXPORT_HEADERS: Record<string, OpenAPIV3_1.HeaderObject | OpenAPIV3_1.Refe
     },
   },
   'Cache-Control': { description: '`no-store`: an export is read from the ERP as it is asked, never cached.', required: true, schema: { type: 'string', pattern: '^no-store$' } },
+  'X-Total-Count': ref('TotalCount', 'headers'),
   'X-Next-Changed-Since': {
     description:
       'With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.',
@@ -47,6 +48,7 @@ export function exportOperation(resource: ResourceModel): OpenAPIV3_1.OperationO
         schema: { type: 'integer', minimum: LIMITS.sinceIdMin, maximum: LIMITS.int32Max },
       },
       ref('CsvFormulas', 'parameters'),
+      ref('CsvDialect', 'parameters'),
       ref('ChangedSince', 'parameters'),
       ...resource.filters.map(filterParameter),
     ],
@@ -55,7 +57,10 @@ export function exportOperation(resource: ResourceModel): OpenAPIV3_1.OperationO
         description: `Every matching record, in the format asked (\`format\`, else \`Accept\`, else ${EXPORT_FORMAT_NAMES[0]}).`,
         headers: EXPORT_HEADERS,
         content: Object.fromEntries(
-          EXPORT_FORMAT_NAMES.map((name) => [EXPORT_FORMATS[name].mediaType, { schema: { type: 'string', description: EXPORT_FORMATS[name].description } }]),
+          EXPORT_FORMAT_NAMES.map((name) => {
+            const { mediaType, description, binary } = EXPORT_FORMATS[name] as { mediaType: string; description: string; binary?: true };
+            return [mediaType, { schema: { type: 'string', ...(binary ? { format: 'binary' } : {}), description } }];
+          }),
         ),
       },
       ...errorResponses([400, 401, 403, 404, 422, ...SERVER_ERRORS]),

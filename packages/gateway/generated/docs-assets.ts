@@ -537,7 +537,7 @@ footer {
 <li>Every record has an integer <code>id</code>, always present; the other fields are all present unless <code>fields</code> selects a subset.</li>
 <li>Types: <code>integer</code>, <code>number</code>, <code>boolean</code>, <code>string</code>; dates (<code>string (date)</code>) are <code>YYYY-MM-DD</code>, date-times (<code>string (date-time)</code>) ISO 8601 in UTC ending in <code>Z</code>; arrays hold the readable names of related records (<code>array of string</code>) or their ids (<code>array of integer</code>).</li>
 <li><span class="b">nullable</span>: the field may be <code>null</code> (an empty relation, or one the API account cannot read; the request still succeeds). Nulls of the second kind are named in <code>meta.unreadable_fields</code> (a detail answer then has a <code>meta</code> too) and in the <code>X-Unreadable-Fields</code> header (an export has the header only): they are not the record's value, so a sync should not store them as one.</li>
-<li>Fields named <code>*_id</code> hold the id of a related record; the sibling without the suffix holds its readable name. <code>url</code> links to the record in the ERP interface.</li>
+<li>A related record's name comes with its id (<code>driver_id</code> beside <code>driver</code>, <code>assignee_ids</code> beside <code>assignees</code>): join by id, never by name. <code>url</code> links to the record in the ERP interface.</li>
 <li>Enumerated fields (“one of …” in the tables) take exactly one of the listed strings.</li>
 <li><span class="b pd">personal data</span> marks personal data: handle it accordingly. <span class="b dep">deprecated</span> marks what may go; answers touching it carry a <code>Deprecation</code> header.</li>
 </ul>
@@ -555,8 +555,9 @@ footer {
 <li>order: <code>field</code>, <code>field asc</code> or <code>field desc</code>, comma-separated, among the resource's sortable fields; <code>id</code> is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP orders first by fractions of a second that answers round off.</li>
 <li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
 <li>expand: <code>Expand:</code> relations in each record, <code>lines(id,price_total),order</code> (lists stop at 50: <code>meta.expanded</code>).</li>
-<li><strong>Exports</strong>: <code>GET /api/v1/&lt;domain&gt;/&lt;resource&gt;/export</code> takes <code>format</code>, <code>fields</code>, <code>since_id</code>, <code>csv_formulas</code>, <code>changed_since</code> and the filters: every match as one file, streamed by ascending id; <code>since_id</code> resumes after an id; <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. The list route also answers an export to <code>format=csv|ndjson</code> or <code>Accept: text/csv</code>, for older clients.</li>
-<li>format: <code>csv</code> (default) or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>). CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula has a <code>'</code> in front (numbers never: see <code>csv_formulas</code>).</li>
+<li><strong>Exports</strong>: <code>GET /api/v1/&lt;domain&gt;/&lt;resource&gt;/export</code> takes <code>format</code>, <code>fields</code>, <code>since_id</code>, <code>csv_formulas</code>, <code>csv_dialect</code>, <code>changed_since</code> and the filters: every match as one file, streamed by ascending id; <code>since_id</code> resumes after an id; <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. The list route also answers an export to <code>format=csv|ndjson</code> or <code>Accept: text/csv</code>, for older clients.</li>
+<li>format: <code>csv</code> (default), <code>ndjson</code> or <code>parquet</code> (typed columns) (or <code>Accept: text/csv</code>, <code>application/x-ndjson</code>, <code>application/vnd.apache.parquet</code>). CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula has a <code>'</code> in front (numbers never: see <code>csv_formulas</code>).</li>
+<li>csv_dialect: <code>excel</code> (BOM, date-times <code>2026-01-05 14:30:00</code>, <code>TRUE</code>/<code>FALSE</code>) or <code>excel-semicolon</code> (also <code>;</code>, decimal comma); CSV only. Exports send <code>X-Total-Count</code> (the rows) and compress as <code>Accept-Encoding</code> asks.</li>
 <li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
 <li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order (the rest of a large window by id, where the ERP has no index on <code>write_date</code>). Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in <code>meta.removed_ids</code>; apply <code>data</code>, then drop those ids (it may name ids you never had: ignore them; exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
 <li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=…</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old; unless the operator turned change detection off, a change in the ERP drops it within seconds, and <code>Server-Timing</code> <code>cache-check;dur=&lt;ms&gt;</code> says how long ago a check found it unchanged.</li>
@@ -696,7 +697,7 @@ footer {
 </section>
 <section class="guide" id="operators">
 <h2>For operators</h2>
-<p>Those who run this gateway have topic guides in its source repository, under <code>docs/</code>, each listed in the repository's README: <code>catalogue.md</code> (what is exposed and how it is declared, <code>make scaffold</code>, the drift check), <code>catalogue-changes.md</code> (<code>make dev</code>, catalogue errors, the rolling reload on SIGHUP), <code>production.md</code> (every setting, authentication, reliability and security, rate limits, several processes, running it), <code>caching.md</code> (ETags, coalescing, the response cache), <code>exports-and-sync.md</code> (CSV and NDJSON exports, the change feed), <code>related-records.md</code> (<code>expand</code>, relations in the catalogue), <code>agents.md</code> (these documents and the MCP server), <code>operating.md</code> (request ids, the access log, <code>Server-Timing</code>, metrics and the shipped alert rules, traces), <code>real-odoo.md</code> (proving it on a real Odoo) and <code>development.md</code> (the sandbox ERP, the commands).</p>
+<p>Those who run this gateway have topic guides in its source repository, under <code>docs/</code>, each listed in the repository's README: <code>catalogue.md</code> (what is exposed and how it is declared, <code>make scaffold</code>, the drift check), <code>catalogue-changes.md</code> (<code>make dev</code>, catalogue errors, the rolling reload on SIGHUP), <code>production.md</code> (every setting, authentication, reliability and security, rate limits, several processes, running it), <code>caching.md</code> (ETags, coalescing, the response cache), <code>exports-and-sync.md</code> (CSV, NDJSON and Parquet exports, the change feed), <code>exports-for-bi.md</code> (loading exports into DuckDB, pandas, Power BI, Excel), <code>related-records.md</code> (<code>expand</code>, relations in the catalogue), <code>agents.md</code> (these documents and the MCP server), <code>operating.md</code> (request ids, the access log, <code>Server-Timing</code>, metrics and the shipped alert rules, traces), <code>real-odoo.md</code> (proving it on a real Odoo) and <code>development.md</code> (the sandbox ERP, the commands).</p>
 </section>
 <section class="domain" id="analytic">
 <h2>Analytic <code>analytic</code></h2>
@@ -720,9 +721,12 @@ footer {
 <tr><td><code>dimension</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Axis of analysis (plan) the account belongs to.</td></tr>
 <tr><td><code>dimension_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the axis of analysis (plan).</td></tr>
 <tr><td><code>root_dimension</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Top-level axis of analysis (root plan) of the account.</td></tr>
+<tr><td><code>root_dimension_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the root dimension (account.analytic.plan): the key to join on, beside its name in \`root_dimension\`.</td></tr>
 <tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Partner (customer or funder) linked to the account.</td></tr>
+<tr><td><code>partner_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the partner (res.partner): the key to join on, beside its name in \`partner\`.</td></tr>
 <tr><td><code>active</code></td><td data-label="Type">boolean</td><td data-label="Description">False for an archived account.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -744,9 +748,12 @@ footer {
       &quot;dimension&quot;: &quot;Example dimension&quot;,
       &quot;dimension_id&quot;: 7,
       &quot;root_dimension&quot;: &quot;Example root dimension&quot;,
+      &quot;root_dimension_id&quot;: 7,
       &quot;partner&quot;: &quot;Example partner&quot;,
+      &quot;partner_id&quot;: 7,
       &quot;active&quot;: true,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=account.analytic.account&amp;view_type=form&quot;
     }
   ],
@@ -773,6 +780,7 @@ footer {
 <tr><td><code>sequence</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Display order.</td></tr>
 <tr><td><code>applicability</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>optional</code>, <code>mandatory</code>, <code>unavailable</code></span></td><td data-label="Description">Default applicability of the dimension on analytic distributions.</td></tr>
 <tr><td><code>parent</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Parent dimension when nested.</td></tr>
+<tr><td><code>parent_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the parent (account.analytic.plan): the key to join on, beside its name in \`parent\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -790,6 +798,7 @@ footer {
       &quot;sequence&quot;: 3,
       &quot;applicability&quot;: &quot;optional&quot;,
       &quot;parent&quot;: &quot;Example parent&quot;,
+      &quot;parent_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=account.analytic.plan&amp;view_type=form&quot;
     }
   ],
@@ -825,6 +834,7 @@ footer {
 <tr><td><code>sequence</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Rank in the circuit (lowest rank decides first).</td></tr>
 <tr><td><code>required</code></td><td data-label="Type">boolean</td><td data-label="Description">Approval of this approver is mandatory.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -852,6 +862,7 @@ footer {
       &quot;sequence&quot;: 3,
       &quot;required&quot;: true,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=approval.approver&amp;view_type=form&quot;
     }
   ],
@@ -880,18 +891,23 @@ footer {
 <tr><td><code>request_description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the approval request.</td></tr>
 <tr><td><code>request_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the approval request.</td></tr>
 <tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Author of the approval request.</td></tr>
+<tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the author (res.users): the key to join on, beside its name in \`author\`.</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the line.</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Product asked for.</td></tr>
 <tr><td><code>product_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the product asked for.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity asked for.</td></tr>
 <tr><td><code>uom</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Unit of measure of the quantity.</td></tr>
+<tr><td><code>uom_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the uom (uom.uom): the key to join on, beside its name in \`uom\`.</td></tr>
 <tr><td><code>estimated_amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Estimated amount excluding tax.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the estimated amount.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>analytic_accounts</code></td><td data-label="Type">array of string</td><td data-label="Description">Names of the analytic accounts charged.</td></tr>
 <tr><td><code>analytic_distribution</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Raw analytic distribution as compact JSON: account identifier and percentage.</td></tr>
 <tr><td><code>purchase_order_line_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Purchase order line resulting from this line, if any.</td></tr>
 <tr><td><code>vendor</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vendor proposed for the line.</td></tr>
+<tr><td><code>vendor_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the vendor (res.partner): the key to join on, beside its name in \`vendor\`.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -916,20 +932,25 @@ footer {
       &quot;request_description&quot;: &quot;Example request description&quot;,
       &quot;request_status&quot;: &quot;new&quot;,
       &quot;author&quot;: &quot;Example author&quot;,
+      &quot;author_id&quot;: 7,
       &quot;description&quot;: &quot;Example description&quot;,
       &quot;product&quot;: &quot;Example product&quot;,
       &quot;product_id&quot;: 7,
       &quot;quantity&quot;: 1250.5,
       &quot;uom&quot;: &quot;Example uom&quot;,
+      &quot;uom_id&quot;: 7,
       &quot;estimated_amount&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;analytic_accounts&quot;: [
         &quot;Example account&quot;
       ],
       &quot;analytic_distribution&quot;: &quot;{\\&quot;12\\&quot;:60.0,\\&quot;15\\&quot;:40.0}&quot;,
       &quot;purchase_order_line_id&quot;: 7,
       &quot;vendor&quot;: &quot;Example vendor&quot;,
+      &quot;vendor_id&quot;: 7,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=approval.product.line&amp;view_type=form&quot;
     }
   ],
@@ -959,15 +980,19 @@ footer {
 <tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Author (owner) of the request.</td></tr>
 <tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the author (user).</td></tr>
 <tr><td><code>created_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who entered the request, if different from the author.</td></tr>
+<tr><td><code>created_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the created by (res.users): the key to join on, beside its name in \`created_by\`.</td></tr>
 <tr><td><code>status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the request.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approval category.</td></tr>
 <tr><td><code>category_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approval category.</td></tr>
 <tr><td><code>amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount of the request.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amount.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>budget_code</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Budget code charged.</td></tr>
 <tr><td><code>final_approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Approver who takes the final decision.</td></tr>
+<tr><td><code>final_approver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the final approver (res.users): the key to join on, beside its name in \`final_approver\`.</td></tr>
 <tr><td><code>approvers</code></td><td data-label="Type">array of integer</td><td data-label="Description">Identifiers of the circuit steps, to join with approvals/approvers.</td></tr>
 <tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Partner (contact) concerned by the request.</td></tr>
+<tr><td><code>partner_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the partner (res.partner): the key to join on, beside its name in \`partner\`.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location concerned by the request.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity asked for.</td></tr>
 <tr><td><code>created_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Creation date and time of the record.</td></tr>
@@ -977,6 +1002,7 @@ footer {
 <tr><td><code>date_end</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the period concerned.</td></tr>
 <tr><td><code>purchase_order_count</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of purchase orders created from the request.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -1006,18 +1032,22 @@ footer {
       &quot;author&quot;: &quot;Example author&quot;,
       &quot;author_id&quot;: 7,
       &quot;created_by&quot;: &quot;Example created by&quot;,
+      &quot;created_by_id&quot;: 7,
       &quot;status&quot;: &quot;new&quot;,
       &quot;category&quot;: &quot;Example category&quot;,
       &quot;category_id&quot;: 7,
       &quot;amount&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;budget_code&quot;: &quot;Example budget code&quot;,
       &quot;final_approver&quot;: &quot;Example final approver&quot;,
+      &quot;final_approver_id&quot;: 7,
       &quot;approvers&quot;: [
         7,
         9
       ],
       &quot;partner&quot;: &quot;Example partner&quot;,
+      &quot;partner_id&quot;: 7,
       &quot;location&quot;: &quot;Example location&quot;,
       &quot;quantity&quot;: 1250.5,
       &quot;created_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
@@ -1027,6 +1057,7 @@ footer {
       &quot;date_end&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;purchase_order_count&quot;: 3,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=approval.request&amp;view_type=form&quot;
     }
   ],
@@ -1057,6 +1088,7 @@ footer {
 <tr><td><code>code</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Code of the meter.</td></tr>
 <tr><td><code>label</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Label of the meter.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site) served by the meter.</td></tr>
+<tr><td><code>environment_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the environment (ops.environment): the key to join on, beside its name in \`environment\`.</td></tr>
 <tr><td><code>current_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.</td></tr>
 <tr><td><code>last_reading_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Balance at the last reading (kWh).</td></tr>
 <tr><td><code>last_reading_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the last reading.</td></tr>
@@ -1066,6 +1098,7 @@ footer {
 <tr><td><code>total_purchased_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Credit bought for the meter (kWh; cancelled purchases excluded).</td></tr>
 <tr><td><code>total_purchased_amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount spent on credit for the meter (cancelled purchases excluded).</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>ok</code>, <code>warning</code>, <code>critical</code>, <code>no_data</code></span></td><td data-label="Description">Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
@@ -1086,6 +1119,7 @@ footer {
       &quot;code&quot;: &quot;Example code&quot;,
       &quot;label&quot;: &quot;Example label&quot;,
       &quot;environment&quot;: &quot;Example environment&quot;,
+      &quot;environment_id&quot;: 7,
       &quot;current_kwh&quot;: 1250.5,
       &quot;last_reading_kwh&quot;: 1250.5,
       &quot;last_reading_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
@@ -1095,6 +1129,7 @@ footer {
       &quot;total_purchased_kwh&quot;: 1250.5,
       &quot;total_purchased_amount&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;status&quot;: &quot;ok&quot;,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=electricity.counter&amp;view_type=form&quot;
     }
@@ -1122,10 +1157,12 @@ footer {
 <tr><td><code>counter</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Code of the meter credited.</td></tr>
 <tr><td><code>counter_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the meter credited.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site) served by the meter.</td></tr>
+<tr><td><code>environment_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the environment (ops.environment): the key to join on, beside its name in \`environment\`.</td></tr>
 <tr><td><code>date_purchase</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the purchase.</td></tr>
 <tr><td><code>purchased_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Credit bought (kWh).</td></tr>
 <tr><td><code>amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount paid.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amount.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>price_per_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Price paid per kWh (amount divided by the kWh bought).</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>active</code>, <code>cancelled</code></span></td><td data-label="Description">State of the purchase.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -1149,10 +1186,12 @@ footer {
       &quot;counter&quot;: &quot;Example counter&quot;,
       &quot;counter_id&quot;: 7,
       &quot;environment&quot;: &quot;Example environment&quot;,
+      &quot;environment_id&quot;: 7,
       &quot;date_purchase&quot;: &quot;2026-01-31&quot;,
       &quot;purchased_kwh&quot;: 1250.5,
       &quot;amount&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;price_per_kwh&quot;: 1250.5,
       &quot;state&quot;: &quot;active&quot;,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=electricity.purchase&amp;view_type=form&quot;
@@ -1180,6 +1219,7 @@ footer {
 <tr><td><code>counter</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Code of the meter read.</td></tr>
 <tr><td><code>counter_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the meter read.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site) served by the meter.</td></tr>
+<tr><td><code>environment_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the environment (ops.environment): the key to join on, beside its name in \`environment\`.</td></tr>
 <tr><td><code>date_reading</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the reading.</td></tr>
 <tr><td><code>remaining_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Balance read on the meter (kWh).</td></tr>
 <tr><td><code>consumed_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Consumption since the previous reading (kWh).</td></tr>
@@ -1206,6 +1246,7 @@ footer {
       &quot;counter&quot;: &quot;Example counter&quot;,
       &quot;counter_id&quot;: 7,
       &quot;environment&quot;: &quot;Example environment&quot;,
+      &quot;environment_id&quot;: 7,
       &quot;date_reading&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;remaining_kwh&quot;: 1250.5,
       &quot;consumed_kwh&quot;: 1250.5,
@@ -1244,8 +1285,11 @@ footer {
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the event.</td></tr>
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Name of the event.</td></tr>
 <tr><td><code>event_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Event template applied.</td></tr>
+<tr><td><code>event_type_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the event type (event.type): the key to join on, beside its name in \`event_type\`.</td></tr>
 <tr><td><code>activity</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Activity of the event.</td></tr>
+<tr><td><code>activity_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the activity (space.activity): the key to join on, beside its name in \`activity\`.</td></tr>
 <tr><td><code>stage</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Lifecycle stage.</td></tr>
+<tr><td><code>stage_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the stage (event.stage): the key to join on, beside its name in \`stage\`.</td></tr>
 <tr><td><code>date_begin</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Start date and time.</td></tr>
 <tr><td><code>date_end</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End date and time.</td></tr>
 <tr><td><code>is_ongoing</code></td><td data-label="Type">boolean</td><td data-label="Description">True if the event is in progress at request time.</td></tr>
@@ -1257,14 +1301,18 @@ footer {
 <tr><td><code>seats_taken</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Seats taken by confirmed and attended registrations.</td></tr>
 <tr><td><code>seats_available</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Seats still available (0 when unlimited).</td></tr>
 <tr><td><code>organizer</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Organizer of the event.</td></tr>
+<tr><td><code>organizer_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the organizer (res.partner): the key to join on, beside its name in \`organizer\`.</td></tr>
 <tr><td><code>responsible</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User responsible for the event.</td></tr>
+<tr><td><code>responsible_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the responsible (res.users): the key to join on, beside its name in \`responsible\`.</td></tr>
 <tr><td><code>referent</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Referent person of the event.</td></tr>
+<tr><td><code>referent_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the referent (res.users): the key to join on, beside its name in \`referent\`.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Origin of the event (internal or public request).</td></tr>
 <tr><td><code>review_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>approved</code>, <code>pending</code>, <code>refused</code></span></td><td data-label="Description">Review state of the event.</td></tr>
 <tr><td><code>hidden_public</code></td><td data-label="Type">boolean</td><td data-label="Description">Hidden on the public site.</td></tr>
 <tr><td><code>checklist_enabled</code></td><td data-label="Type">boolean</td><td data-label="Description">The preparation checklist is enabled.</td></tr>
 <tr><td><code>checklist_progress</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Progress of the preparation checklist (percent).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -1287,8 +1335,11 @@ footer {
       &quot;id&quot;: 42,
       &quot;name&quot;: &quot;Example name&quot;,
       &quot;event_type&quot;: &quot;Example event type&quot;,
+      &quot;event_type_id&quot;: 7,
       &quot;activity&quot;: &quot;Example activity&quot;,
+      &quot;activity_id&quot;: 7,
       &quot;stage&quot;: &quot;Example stage&quot;,
+      &quot;stage_id&quot;: 7,
       &quot;date_begin&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;date_end&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;is_ongoing&quot;: true,
@@ -1300,14 +1351,18 @@ footer {
       &quot;seats_taken&quot;: 3,
       &quot;seats_available&quot;: 3,
       &quot;organizer&quot;: &quot;Example organizer&quot;,
+      &quot;organizer_id&quot;: 7,
       &quot;responsible&quot;: &quot;Example responsible&quot;,
+      &quot;responsible_id&quot;: 7,
       &quot;referent&quot;: &quot;Example referent&quot;,
+      &quot;referent_id&quot;: 7,
       &quot;origin&quot;: &quot;internal&quot;,
       &quot;review_state&quot;: &quot;approved&quot;,
       &quot;hidden_public&quot;: true,
       &quot;checklist_enabled&quot;: true,
       &quot;checklist_progress&quot;: 1250.5,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=event.event&amp;view_type=form&quot;
     }
   ],
@@ -1333,12 +1388,15 @@ footer {
 <tr><td><code>event_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the event.</td></tr>
 <tr><td><code>event</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Name of the event.</td></tr>
 <tr><td><code>ticket</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Ticket type of the registration.</td></tr>
+<tr><td><code>ticket_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the ticket (event.event.ticket): the key to join on, beside its name in \`ticket\`.</td></tr>
 <tr><td><code>attendee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant name.</td></tr>
 <tr><td><code>email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant email address.</td></tr>
 <tr><td><code>phone</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant phone number.</td></tr>
 <tr><td><code>booked_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Contact who booked the registration.</td></tr>
+<tr><td><code>booked_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the booked by (res.partner): the key to join on, beside its name in \`booked_by\`.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>open</code>, <code>done</code>, <code>cancel</code></span></td><td data-label="Description">Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -1358,12 +1416,15 @@ footer {
       &quot;event_id&quot;: 7,
       &quot;event&quot;: &quot;Example event&quot;,
       &quot;ticket&quot;: &quot;Example ticket&quot;,
+      &quot;ticket_id&quot;: 7,
       &quot;attendee&quot;: &quot;Example attendee&quot;,
       &quot;email&quot;: &quot;someone@example.org&quot;,
       &quot;phone&quot;: &quot;+1 555 0100&quot;,
       &quot;booked_by&quot;: &quot;Example booked by&quot;,
+      &quot;booked_by_id&quot;: 7,
       &quot;state&quot;: &quot;draft&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=event.registration&amp;view_type=form&quot;
     }
   ],
@@ -1391,6 +1452,7 @@ footer {
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Task to carry out.</td></tr>
 <tr><td><code>done</code></td><td data-label="Type">boolean</td><td data-label="Description">The task is done.</td></tr>
 <tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User assigned to the task.</td></tr>
+<tr><td><code>assignee_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the assignee (res.users): the key to join on, beside its name in \`assignee\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -1411,6 +1473,7 @@ footer {
       &quot;name&quot;: &quot;Example name&quot;,
       &quot;done&quot;: true,
       &quot;assignee&quot;: &quot;Example assignee&quot;,
+      &quot;assignee_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=event.checklist.task&amp;view_type=form&quot;
     }
   ],
@@ -1445,8 +1508,10 @@ footer {
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>pending</code>, <code>handled</code>, <code>late</code></span></td><td data-label="Description">Handling state: late when the due date has passed without the alert being handled.</td></tr>
 <tr><td><code>handled_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the alert was handled.</td></tr>
 <tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who handled the alert.</td></tr>
+<tr><td><code>handled_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the handled by (res.users): the key to join on, beside its name in \`handled_by\`.</td></tr>
 <tr><td><code>reminder_days</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Notice days before the due date.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -1472,8 +1537,10 @@ footer {
       &quot;state&quot;: &quot;pending&quot;,
       &quot;handled_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;handled_by&quot;: &quot;Example handled by&quot;,
+      &quot;handled_by_id&quot;: 7,
       &quot;reminder_days&quot;: 3,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.alert&amp;view_type=form&quot;
     }
   ],
@@ -1500,12 +1567,14 @@ footer {
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle filled.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle filled.</td></tr>
 <tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver at the time of the fill.</td></tr>
+<tr><td><code>driver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the driver (res.partner): the key to join on, beside its name in \`driver\`.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the fill.</td></tr>
 <tr><td><code>station</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Fuel station.</td></tr>
 <tr><td><code>liters</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Litres filled.</td></tr>
 <tr><td><code>price_per_liter</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Price per litre.</td></tr>
 <tr><td><code>total_amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total amount of the fill.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>odometer</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Odometer reading at the fill (km).</td></tr>
 <tr><td><code>distance</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Kilometres driven since the previous fill.</td></tr>
 <tr><td><code>consumption</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Litres per 100 km over the interval since the previous fill.</td></tr>
@@ -1514,6 +1583,7 @@ footer {
 <tr><td><code>anomaly_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Explanation of the anomaly.</td></tr>
 <tr><td><code>reviewed</code></td><td data-label="Type">boolean</td><td data-label="Description">Anomaly reviewed by a manager.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -1535,12 +1605,14 @@ footer {
       &quot;vehicle&quot;: &quot;Example vehicle&quot;,
       &quot;vehicle_id&quot;: 7,
       &quot;driver&quot;: &quot;Example driver&quot;,
+      &quot;driver_id&quot;: 7,
       &quot;date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;station&quot;: &quot;Example station&quot;,
       &quot;liters&quot;: 1250.5,
       &quot;price_per_liter&quot;: 1250.5,
       &quot;total_amount&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;odometer&quot;: 1250.5,
       &quot;distance&quot;: 1250.5,
       &quot;consumption&quot;: 1250.5,
@@ -1549,6 +1621,7 @@ footer {
       &quot;anomaly_reason&quot;: &quot;Example anomaly reason&quot;,
       &quot;reviewed&quot;: true,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.fuel.log&amp;view_type=form&quot;
     }
   ],
@@ -1575,11 +1648,14 @@ footer {
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle involved.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle involved.</td></tr>
 <tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver at the time of the incident.</td></tr>
+<tr><td><code>driver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the driver (res.partner): the key to join on, beside its name in \`driver\`.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the incident.</td></tr>
 <tr><td><code>severity</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>minor</code>, <code>moderate</code>, <code>major</code>, <code>critical</code></span></td><td data-label="Description">Severity of the incident.</td></tr>
 <tr><td><code>cost</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Estimated impact cost.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the cost.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -1601,11 +1677,14 @@ footer {
       &quot;vehicle&quot;: &quot;Example vehicle&quot;,
       &quot;vehicle_id&quot;: 7,
       &quot;driver&quot;: &quot;Example driver&quot;,
+      &quot;driver_id&quot;: 7,
       &quot;date&quot;: &quot;2026-01-31&quot;,
       &quot;severity&quot;: &quot;minor&quot;,
       &quot;cost&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.incident&amp;view_type=form&quot;
     }
   ],
@@ -1633,10 +1712,12 @@ footer {
 <tr><td><code>address</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Street address.</td></tr>
 <tr><td><code>city</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">City.</td></tr>
 <tr><td><code>country</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Country.</td></tr>
+<tr><td><code>country_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country (res.country): the key to join on, beside its name in \`country\`.</td></tr>
 <tr><td><code>latitude</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Latitude (decimal degrees).</td></tr>
 <tr><td><code>longitude</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Longitude (decimal degrees).</td></tr>
 <tr><td><code>is_default_pickup</code></td><td data-label="Type">boolean</td><td data-label="Description">Default pick-up point for vehicle requests.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -1656,10 +1737,12 @@ footer {
       &quot;address&quot;: &quot;Example address&quot;,
       &quot;city&quot;: &quot;Example city&quot;,
       &quot;country&quot;: &quot;Example country&quot;,
+      &quot;country_id&quot;: 7,
       &quot;latitude&quot;: 1250.5,
       &quot;longitude&quot;: 1250.5,
       &quot;is_default_pickup&quot;: true,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.location&amp;view_type=form&quot;
     }
   ],
@@ -1687,18 +1770,22 @@ footer {
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle reserved.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle reserved.</td></tr>
 <tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver.</td></tr>
+<tr><td><code>driver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the driver (res.partner): the key to join on, beside its name in \`driver\`.</td></tr>
 <tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who made the request.</td></tr>
+<tr><td><code>requester_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the requester (res.users): the key to join on, beside its name in \`requester\`.</td></tr>
 <tr><td><code>start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Start of the reservation.</td></tr>
 <tr><td><code>stop</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the reservation.</td></tr>
 <tr><td><code>duration</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Duration (hours).</td></tr>
 <tr><td><code>motive</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Purpose of the trip.</td></tr>
 <tr><td><code>pickup_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Where the vehicle is picked up.</td></tr>
+<tr><td><code>pickup_location_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the pickup location (fleet.location): the key to join on, beside its name in \`pickup_location\`.</td></tr>
 <tr><td><code>destination</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination.</td></tr>
 <tr><td><code>expected_km</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Expected distance (km).</td></tr>
 <tr><td><code>attendees_count</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Expected passengers.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Channel through which the request was made.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>approved</code>, <code>in_progress</code>, <code>done</code>, <code>refused</code>, <code>cancelled</code></span></td><td data-label="Description">State of the reservation.</td></tr>
 <tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who approved or refused the request.</td></tr>
+<tr><td><code>approver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the approver (res.users): the key to join on, beside its name in \`approver\`.</td></tr>
 <tr><td><code>approved_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was approved.</td></tr>
 <tr><td><code>refusal_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a refusal.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -1722,18 +1809,22 @@ footer {
       &quot;vehicle&quot;: &quot;Example vehicle&quot;,
       &quot;vehicle_id&quot;: 7,
       &quot;driver&quot;: &quot;Example driver&quot;,
+      &quot;driver_id&quot;: 7,
       &quot;requester&quot;: &quot;Example requester&quot;,
+      &quot;requester_id&quot;: 7,
       &quot;start&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;stop&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;duration&quot;: 1250.5,
       &quot;motive&quot;: &quot;Example motive&quot;,
       &quot;pickup_location&quot;: &quot;Example pickup location&quot;,
+      &quot;pickup_location_id&quot;: 7,
       &quot;destination&quot;: &quot;Example destination&quot;,
       &quot;expected_km&quot;: 1250.5,
       &quot;attendees_count&quot;: 3,
       &quot;origin&quot;: &quot;internal&quot;,
       &quot;state&quot;: &quot;draft&quot;,
       &quot;approver&quot;: &quot;Example approver&quot;,
+      &quot;approver_id&quot;: 7,
       &quot;approved_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;refusal_reason&quot;: &quot;Example refusal reason&quot;,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.reservation&amp;view_type=form&quot;
@@ -1763,16 +1854,20 @@ footer {
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the service.</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the service.</td></tr>
 <tr><td><code>service_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Type of service.</td></tr>
+<tr><td><code>service_type_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the service type (fleet.service.type): the key to join on, beside its name in \`service_type\`.</td></tr>
 <tr><td><code>service_kind</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>preventive</code>, <code>curative</code></span></td><td data-label="Description">Preventive or curative service.</td></tr>
 <tr><td><code>amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Cost of the service.</td></tr>
 <tr><td><code>total_cost</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total cost including detail lines.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>odometer</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Odometer reading at the service (km).</td></tr>
 <tr><td><code>next_service_odometer</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Odometer reading at which the next service is due (km).</td></tr>
 <tr><td><code>vendor</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vendor who performed the service.</td></tr>
+<tr><td><code>vendor_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the vendor (res.partner): the key to join on, beside its name in \`vendor\`.</td></tr>
 <tr><td><code>invoice_ref</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vendor invoice reference.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>running</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">Stage of the service.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -1795,16 +1890,20 @@ footer {
       &quot;date&quot;: &quot;2026-01-31&quot;,
       &quot;description&quot;: &quot;Example description&quot;,
       &quot;service_type&quot;: &quot;Example service type&quot;,
+      &quot;service_type_id&quot;: 7,
       &quot;service_kind&quot;: &quot;preventive&quot;,
       &quot;amount&quot;: 1250.5,
       &quot;total_cost&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;odometer&quot;: 1250.5,
       &quot;next_service_odometer&quot;: 1250.5,
       &quot;vendor&quot;: &quot;Example vendor&quot;,
+      &quot;vendor_id&quot;: 7,
       &quot;invoice_ref&quot;: &quot;Example invoice ref&quot;,
       &quot;state&quot;: &quot;new&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.vehicle.log.services&amp;view_type=form&quot;
     }
   ],
@@ -1833,6 +1932,7 @@ footer {
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle driven.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle driven.</td></tr>
 <tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver.</td></tr>
+<tr><td><code>driver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the driver (res.partner): the key to join on, beside its name in \`driver\`.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the trip.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Departure time.</td></tr>
 <tr><td><code>date_end</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Arrival time.</td></tr>
@@ -1842,7 +1942,9 @@ footer {
 <tr><td><code>motive</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Purpose of the trip.</td></tr>
 <tr><td><code>destination</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination.</td></tr>
 <tr><td><code>analytic_account</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Analytic account charged.</td></tr>
+<tr><td><code>analytic_account_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the analytic account (account.analytic.account): the key to join on, beside its name in \`analytic_account\`.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -1865,6 +1967,7 @@ footer {
       &quot;vehicle&quot;: &quot;Example vehicle&quot;,
       &quot;vehicle_id&quot;: 7,
       &quot;driver&quot;: &quot;Example driver&quot;,
+      &quot;driver_id&quot;: 7,
       &quot;date&quot;: &quot;2026-01-31&quot;,
       &quot;date_start&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;date_end&quot;: &quot;2026-01-31T08:00:00Z&quot;,
@@ -1874,7 +1977,9 @@ footer {
       &quot;motive&quot;: &quot;Example motive&quot;,
       &quot;destination&quot;: &quot;Example destination&quot;,
       &quot;analytic_account&quot;: &quot;Example analytic account&quot;,
+      &quot;analytic_account_id&quot;: 7,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.trip&amp;view_type=form&quot;
     }
   ],
@@ -1904,12 +2009,15 @@ footer {
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the vehicle.</td></tr>
 <tr><td><code>plate</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Licence plate.</td></tr>
 <tr><td><code>model</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Make and model.</td></tr>
+<tr><td><code>model_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the model (fleet.vehicle.model): the key to join on, beside its name in \`model\`.</td></tr>
 <tr><td><code>vin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle identification number (chassis).</td></tr>
 <tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver currently assigned.</td></tr>
+<tr><td><code>driver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the driver (res.partner): the key to join on, beside its name in \`driver\`.</td></tr>
 <tr><td><code>seats</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of seats.</td></tr>
 <tr><td><code>fuel_type</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>diesel</code>, <code>gasoline</code>, <code>full_hybrid</code>, <code>plug_in_hybrid_diesel</code>, <code>plug_in_hybrid_gasoline</code>, <code>cng</code>, <code>lpg</code>, <code>hydrogen</code>, <code>electric</code></span></td><td data-label="Description">Fuel or energy.</td></tr>
 <tr><td><code>odometer</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Last odometer reading (km).</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle lifecycle state (free value).</td></tr>
+<tr><td><code>state_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the state (fleet.vehicle.state): the key to join on, beside its name in \`state\`.</td></tr>
 <tr><td><code>assignation_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>free</code>, <code>assigned</code>, <code>maintenance</code>, <code>out_of_service</code>, <code>sold</code></span></td><td data-label="Description">Assignment state.</td></tr>
 <tr><td><code>acquisition_date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of acquisition.</td></tr>
 <tr><td><code>insurance_expiry</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Expiry date of the insurance.</td></tr>
@@ -1918,6 +2026,7 @@ footer {
 <tr><td><code>avg_consumption</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Average consumption (litres per 100 km).</td></tr>
 <tr><td><code>total_km_last_year</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Distance driven over the last twelve months (km).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -1938,12 +2047,15 @@ footer {
       &quot;id&quot;: 42,
       &quot;plate&quot;: &quot;Example plate&quot;,
       &quot;model&quot;: &quot;Example model&quot;,
+      &quot;model_id&quot;: 7,
       &quot;vin&quot;: &quot;Example vin&quot;,
       &quot;driver&quot;: &quot;Example driver&quot;,
+      &quot;driver_id&quot;: 7,
       &quot;seats&quot;: 3,
       &quot;fuel_type&quot;: &quot;diesel&quot;,
       &quot;odometer&quot;: 1250.5,
       &quot;state&quot;: &quot;Example state&quot;,
+      &quot;state_id&quot;: 7,
       &quot;assignation_state&quot;: &quot;free&quot;,
       &quot;acquisition_date&quot;: &quot;2026-01-31&quot;,
       &quot;insurance_expiry&quot;: &quot;2026-01-31&quot;,
@@ -1952,6 +2064,7 @@ footer {
       &quot;avg_consumption&quot;: 1250.5,
       &quot;total_km_last_year&quot;: 1250.5,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.vehicle&amp;view_type=form&quot;
     }
   ],
@@ -1981,11 +2094,15 @@ footer {
 <tr><td><code>serial</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Serial number.</td></tr>
 <tr><td><code>internal_ref</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Internal reference (when it differs from the serial number).</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Hardware model.</td></tr>
+<tr><td><code>product_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the product (product.product): the key to join on, beside its name in \`product\`.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity on hand.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Stock location of the asset.</td></tr>
+<tr><td><code>location_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the location (stock.location): the key to join on, beside its name in \`location\`.</td></tr>
 <tr><td><code>holder</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person holding the asset.</td></tr>
+<tr><td><code>holder_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the holder (res.partner): the key to join on, beside its name in \`holder\`.</td></tr>
 <tr><td><code>lifecycle</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>available</code>, <code>assigned</code>, <code>maintenance</code>, <code>retired</code>, <code>external</code></span></td><td data-label="Description">Lifecycle stage of the asset.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2004,11 +2121,15 @@ footer {
       &quot;serial&quot;: &quot;Example serial&quot;,
       &quot;internal_ref&quot;: &quot;Example internal ref&quot;,
       &quot;product&quot;: &quot;Example product&quot;,
+      &quot;product_id&quot;: 7,
       &quot;quantity&quot;: 1250.5,
       &quot;location&quot;: &quot;Example location&quot;,
+      &quot;location_id&quot;: 7,
       &quot;holder&quot;: &quot;Example holder&quot;,
+      &quot;holder_id&quot;: 7,
       &quot;lifecycle&quot;: &quot;available&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=stock.lot&amp;view_type=form&quot;
     }
   ],
@@ -2034,14 +2155,18 @@ footer {
 <tr><td><code>ticket_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the ticket the consumable was issued for.</td></tr>
 <tr><td><code>ticket_number</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Number of the ticket.</td></tr>
 <tr><td><code>beneficiary</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who received the consumable.</td></tr>
+<tr><td><code>beneficiary_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the beneficiary (res.partner): the key to join on, beside its name in \`beneficiary\`.</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Consumable issued.</td></tr>
+<tr><td><code>product_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the product (product.product): the key to join on, beside its name in \`product\`.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Stock location the consumable was taken from.</td></tr>
+<tr><td><code>location_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the location (stock.location): the key to join on, beside its name in \`location\`.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity issued.</td></tr>
 <tr><td><code>returned_quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity returned.</td></tr>
 <tr><td><code>remaining_quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity not returned.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>out</code>, <code>partial</code>, <code>returned</code></span></td><td data-label="Description">Return state of the move.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of issue.</td></tr>
 <tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Technician who handled the move.</td></tr>
+<tr><td><code>handled_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the handled by (res.users): the key to join on, beside its name in \`handled_by\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2063,14 +2188,18 @@ footer {
       &quot;ticket_id&quot;: 7,
       &quot;ticket_number&quot;: &quot;Example ticket number&quot;,
       &quot;beneficiary&quot;: &quot;Example beneficiary&quot;,
+      &quot;beneficiary_id&quot;: 7,
       &quot;product&quot;: &quot;Example product&quot;,
+      &quot;product_id&quot;: 7,
       &quot;location&quot;: &quot;Example location&quot;,
+      &quot;location_id&quot;: 7,
       &quot;quantity&quot;: 1250.5,
       &quot;returned_quantity&quot;: 1250.5,
       &quot;remaining_quantity&quot;: 1250.5,
       &quot;state&quot;: &quot;out&quot;,
       &quot;date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;handled_by&quot;: &quot;Example handled by&quot;,
+      &quot;handled_by_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=it.consumable.move&amp;view_type=form&quot;
     }
   ],
@@ -2096,20 +2225,27 @@ footer {
 <tr><td><code>number</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Ticket number.</td></tr>
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject of the ticket.</td></tr>
 <tr><td><code>type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Request category (ticket type).</td></tr>
+<tr><td><code>type_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the type (it.ticket.type): the key to join on, beside its name in \`type\`.</td></tr>
 <tr><td><code>stage</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Current stage.</td></tr>
+<tr><td><code>stage_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the stage (it.ticket.stage): the key to join on, beside its name in \`stage\`.</td></tr>
 <tr><td><code>is_closed</code></td><td data-label="Type">boolean</td><td data-label="Description">The current stage is a closing stage.</td></tr>
 <tr><td><code>team</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Support team in charge.</td></tr>
+<tr><td><code>team_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the team (it.ticket.team): the key to join on, beside its name in \`team\`.</td></tr>
 <tr><td><code>assignees</code></td><td data-label="Type">array of string <span class="b pd">personal data</span></td><td data-label="Description">Assigned technicians.</td></tr>
+<tr><td><code>assignee_ids</code></td><td data-label="Type">array of integer</td><td data-label="Description">Ids of the assignees (res.users): the keys to join on, in the order of \`assignees\`.</td></tr>
 <tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">First assigned technician, or null (earlier listing).</td></tr>
 <tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who raised the ticket.</td></tr>
+<tr><td><code>requester_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the requester (res.partner): the key to join on, beside its name in \`requester\`.</td></tr>
 <tr><td><code>requester_email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Email address of the requester.</td></tr>
 <tr><td><code>priority</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>0</code>, <code>1</code>, <code>2</code>, <code>3</code></span></td><td data-label="Description">Priority: 0 low, 1 normal, 2 high, 3 critical.</td></tr>
 <tr><td><code>kanban_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>normal</code>, <code>done</code>, <code>blocked</code></span></td><td data-label="Description">Kanban status: normal (in progress), done (ready) or blocked.</td></tr>
 <tr><td><code>assigned_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time the ticket was assigned.</td></tr>
 <tr><td><code>closed_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time the ticket was closed.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Category of the ticket (earlier listing).</td></tr>
+<tr><td><code>category_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the category (it.ticket.category): the key to join on, beside its name in \`category\`.</td></tr>
 <tr><td><code>validation_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>none</code>, <code>to_validate</code>, <code>validated</code>, <code>rejected</code></span></td><td data-label="Description">Hierarchical validation status, if the request requires one (earlier listing).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2132,23 +2268,33 @@ footer {
       &quot;number&quot;: &quot;Example number&quot;,
       &quot;name&quot;: &quot;Example name&quot;,
       &quot;type&quot;: &quot;Example type&quot;,
+      &quot;type_id&quot;: 7,
       &quot;stage&quot;: &quot;Example stage&quot;,
+      &quot;stage_id&quot;: 7,
       &quot;is_closed&quot;: true,
       &quot;team&quot;: &quot;Example team&quot;,
+      &quot;team_id&quot;: 7,
       &quot;assignees&quot;: [
         &quot;Example assignees 1&quot;,
         &quot;Example assignees 2&quot;
       ],
+      &quot;assignee_ids&quot;: [
+        7,
+        9
+      ],
       &quot;assignee&quot;: &quot;Example assignee&quot;,
       &quot;requester&quot;: &quot;Example requester&quot;,
+      &quot;requester_id&quot;: 7,
       &quot;requester_email&quot;: &quot;someone@example.org&quot;,
       &quot;priority&quot;: &quot;0&quot;,
       &quot;kanban_state&quot;: &quot;normal&quot;,
       &quot;assigned_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;closed_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;category&quot;: &quot;Example category&quot;,
+      &quot;category_id&quot;: 7,
       &quot;validation_state&quot;: &quot;none&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=it.ticket&amp;view_type=form&quot;
     }
   ],
@@ -2183,10 +2329,12 @@ footer {
 <tr><td><code>product_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the product ordered.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity ordered.</td></tr>
 <tr><td><code>uom</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Unit of measure of the quantity.</td></tr>
+<tr><td><code>uom_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the uom (uom.uom): the key to join on, beside its name in \`uom\`.</td></tr>
 <tr><td><code>price_unit</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Unit price.</td></tr>
 <tr><td><code>price_subtotal</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Line amount excluding tax.</td></tr>
 <tr><td><code>price_total</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Line amount including tax.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>qty_received</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity received.</td></tr>
 <tr><td><code>qty_invoiced</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity billed by the vendor.</td></tr>
 <tr><td><code>date_planned</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Expected arrival date and time.</td></tr>
@@ -2217,10 +2365,12 @@ footer {
       &quot;product_id&quot;: 7,
       &quot;quantity&quot;: 1250.5,
       &quot;uom&quot;: &quot;Example uom&quot;,
+      &quot;uom_id&quot;: 7,
       &quot;price_unit&quot;: 1250.5,
       &quot;price_subtotal&quot;: 1250.5,
       &quot;price_total&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;qty_received&quot;: 1250.5,
       &quot;qty_invoiced&quot;: 1250.5,
       &quot;date_planned&quot;: &quot;2026-01-31T08:00:00Z&quot;,
@@ -2258,6 +2408,7 @@ footer {
 <tr><td><code>subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Short description of what the order covers.</td></tr>
 <tr><td><code>budget_line</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Budget line charged.</td></tr>
 <tr><td><code>department</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Requesting department.</td></tr>
+<tr><td><code>department_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the department (hr.department): the key to join on, beside its name in \`department\`.</td></tr>
 <tr><td><code>delivery_condition</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Delivery conditions agreed with the vendor.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Originating document.</td></tr>
 <tr><td><code>date_order</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Order deadline.</td></tr>
@@ -2266,13 +2417,16 @@ footer {
 <tr><td><code>amount_untaxed</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total amount excluding tax.</td></tr>
 <tr><td><code>amount_total</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total amount including tax.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>sent</code>, <code>org_tribu</code>, <code>to approve</code>, <code>purchase</code>, <code>cancel</code></span></td><td data-label="Description">State of the order (org_tribu = awaiting tribe validation).</td></tr>
 <tr><td><code>invoice_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>no</code>, <code>to invoice</code>, <code>invoiced</code></span></td><td data-label="Description">Billing status.</td></tr>
 <tr><td><code>buyer</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Buyer in charge of the order.</td></tr>
+<tr><td><code>buyer_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the buyer (res.users): the key to join on, beside its name in \`buyer\`.</td></tr>
 <tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who entered the order.</td></tr>
 <tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the person who entered the order (user).</td></tr>
 <tr><td><code>created_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Creation date and time of the record.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2306,6 +2460,7 @@ footer {
       &quot;subject&quot;: &quot;Example subject&quot;,
       &quot;budget_line&quot;: &quot;Example budget line&quot;,
       &quot;department&quot;: &quot;Example department&quot;,
+      &quot;department_id&quot;: 7,
       &quot;delivery_condition&quot;: &quot;Example delivery condition&quot;,
       &quot;origin&quot;: &quot;Example origin&quot;,
       &quot;date_order&quot;: &quot;2026-01-31T08:00:00Z&quot;,
@@ -2314,13 +2469,16 @@ footer {
       &quot;amount_untaxed&quot;: 1250.5,
       &quot;amount_total&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;state&quot;: &quot;draft&quot;,
       &quot;invoice_status&quot;: &quot;no&quot;,
       &quot;buyer&quot;: &quot;Example buyer&quot;,
+      &quot;buyer_id&quot;: 7,
       &quot;author&quot;: &quot;Example author&quot;,
       &quot;author_id&quot;: 7,
       &quot;created_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=purchase.order&amp;view_type=form&quot;
     }
   ],
@@ -2431,6 +2589,7 @@ footer {
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Name of the equipment.</td></tr>
 <tr><td><code>code</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Short code of the equipment.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Category of the equipment.</td></tr>
+<tr><td><code>category_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the category (space.category): the key to join on, beside its name in \`category\`.</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the equipment.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
@@ -2449,6 +2608,7 @@ footer {
       &quot;name&quot;: &quot;Example name&quot;,
       &quot;code&quot;: &quot;Example code&quot;,
       &quot;category&quot;: &quot;Example category&quot;,
+      &quot;category_id&quot;: 7,
       &quot;description&quot;: &quot;Example description&quot;,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=space.equipment&amp;view_type=form&quot;
     }
@@ -2480,10 +2640,13 @@ footer {
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>planned</code>, <code>in_progress</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">State of the maintenance.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>preventive</code>, <code>curative</code>, <code>cleaning</code>, <code>other</code></span></td><td data-label="Description">Kind of maintenance.</td></tr>
 <tr><td><code>technician</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Internal technician.</td></tr>
+<tr><td><code>technician_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the technician (res.users): the key to join on, beside its name in \`technician\`.</td></tr>
 <tr><td><code>external_technician</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">External technician or contractor.</td></tr>
+<tr><td><code>external_technician_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the external technician (res.partner): the key to join on, beside its name in \`external_technician\`.</td></tr>
 <tr><td><code>blocks_reservations</code></td><td data-label="Type">boolean</td><td data-label="Description">Prevents any reservation on the slot.</td></tr>
 <tr><td><code>check_progress</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Progress of the maintenance checklist (percent).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2510,10 +2673,13 @@ footer {
       &quot;state&quot;: &quot;planned&quot;,
       &quot;category&quot;: &quot;preventive&quot;,
       &quot;technician&quot;: &quot;Example technician&quot;,
+      &quot;technician_id&quot;: 7,
       &quot;external_technician&quot;: &quot;Example external technician&quot;,
+      &quot;external_technician_id&quot;: 7,
       &quot;blocks_reservations&quot;: true,
       &quot;check_progress&quot;: 1250.5,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=space.maintenance&amp;view_type=form&quot;
     }
   ],
@@ -2541,21 +2707,25 @@ footer {
 <tr><td><code>space</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Space reserved.</td></tr>
 <tr><td><code>space_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the space.</td></tr>
 <tr><td><code>activity</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Activity planned in the space.</td></tr>
+<tr><td><code>activity_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the activity (space.activity): the key to join on, beside its name in \`activity\`.</td></tr>
 <tr><td><code>start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Start of the reservation.</td></tr>
 <tr><td><code>stop</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the reservation.</td></tr>
 <tr><td><code>duration</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Duration of the reservation (hours).</td></tr>
 <tr><td><code>attendees_expected</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of attendees expected.</td></tr>
 <tr><td><code>attendees_actual</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of attendees actually present.</td></tr>
 <tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who requested the reservation.</td></tr>
+<tr><td><code>requester_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the requester (res.partner): the key to join on, beside its name in \`requester\`.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Origin of the request (internal or public).</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancelled</code>, <code>done</code></span></td><td data-label="Description">State of the reservation.</td></tr>
 <tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User who approved or refused the reservation.</td></tr>
+<tr><td><code>approver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the approver (res.users): the key to join on, beside its name in \`approver\`.</td></tr>
 <tr><td><code>approved_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the approval.</td></tr>
 <tr><td><code>refusal_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a refusal.</td></tr>
 <tr><td><code>cancellation_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a cancellation.</td></tr>
 <tr><td><code>check_in_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the check-in.</td></tr>
 <tr><td><code>check_out_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the check-out.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2578,21 +2748,25 @@ footer {
       &quot;space&quot;: &quot;Example space&quot;,
       &quot;space_id&quot;: 7,
       &quot;activity&quot;: &quot;Example activity&quot;,
+      &quot;activity_id&quot;: 7,
       &quot;start&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;stop&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;duration&quot;: 1250.5,
       &quot;attendees_expected&quot;: 3,
       &quot;attendees_actual&quot;: 3,
       &quot;requester&quot;: &quot;Example requester&quot;,
+      &quot;requester_id&quot;: 7,
       &quot;origin&quot;: &quot;internal&quot;,
       &quot;state&quot;: &quot;pending&quot;,
       &quot;approver&quot;: &quot;Example approver&quot;,
+      &quot;approver_id&quot;: 7,
       &quot;approved_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;refusal_reason&quot;: &quot;Example refusal reason&quot;,
       &quot;cancellation_reason&quot;: &quot;Example cancellation reason&quot;,
       &quot;check_in_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;check_out_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=space.reservation&amp;view_type=form&quot;
     }
   ],
@@ -2623,6 +2797,7 @@ footer {
 <tr><td><code>parent_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the parent site.</td></tr>
 <tr><td><code>address</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Address of the site.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2644,6 +2819,7 @@ footer {
       &quot;parent_id&quot;: 7,
       &quot;address&quot;: &quot;Example address&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=space.site&amp;view_type=form&quot;
     }
   ],
@@ -2680,13 +2856,16 @@ footer {
 <tr><td><code>capacity</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Capacity (people).</td></tr>
 <tr><td><code>hourly_price</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Hourly price.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the hourly price.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>categories</code></td><td data-label="Type">array of string</td><td data-label="Description">Names of the categories of the space.</td></tr>
+<tr><td><code>categorie_ids</code></td><td data-label="Type">array of integer</td><td data-label="Description">Ids of the categories (space.category): the keys to join on, in the order of \`categories\`.</td></tr>
 <tr><td><code>public_visibility</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>private</code>, <code>internal</code>, <code>public</code></span></td><td data-label="Description">Visibility of the space for bookings.</td></tr>
 <tr><td><code>approval_required</code></td><td data-label="Type">boolean</td><td data-label="Description">Reservations need an approval.</td></tr>
 <tr><td><code>min_lead_hours</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Minimum booking notice (hours).</td></tr>
 <tr><td><code>max_lead_days</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Maximum booking horizon (days).</td></tr>
 <tr><td><code>cancel_deadline_hours</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Cancellation limit (hours before start).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2715,9 +2894,14 @@ footer {
       &quot;capacity&quot;: 3,
       &quot;hourly_price&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;categories&quot;: [
         &quot;Example categories 1&quot;,
         &quot;Example categories 2&quot;
+      ],
+      &quot;categorie_ids&quot;: [
+        7,
+        9
       ],
       &quot;public_visibility&quot;: &quot;private&quot;,
       &quot;approval_required&quot;: true,
@@ -2725,6 +2909,7 @@ footer {
       &quot;max_lead_days&quot;: 3,
       &quot;cancel_deadline_hours&quot;: 3,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=space.space&amp;view_type=form&quot;
     }
   ],
@@ -2756,12 +2941,17 @@ footer {
 <tr><td><code>subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject concerned.</td></tr>
 <tr><td><code>subject_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the subject concerned.</td></tr>
 <tr><td><code>sprint</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Sprint during which the blocker was raised.</td></tr>
+<tr><td><code>sprint_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the sprint (sprint.sprint): the key to join on, beside its name in \`sprint\`.</td></tr>
 <tr><td><code>squad</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Squad that is blocked.</td></tr>
+<tr><td><code>squad_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the squad (sprint.squad): the key to join on, beside its name in \`squad\`.</td></tr>
 <tr><td><code>owner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person in charge of following the blocker.</td></tr>
+<tr><td><code>owner_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the owner (res.users): the key to join on, beside its name in \`owner\`.</td></tr>
 <tr><td><code>unblocker</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Who can lift the blocker (person or body; free text).</td></tr>
 <tr><td><code>unblocker_user</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person to notify to lift the blocker.</td></tr>
+<tr><td><code>unblocker_user_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the unblocker user (res.users): the key to join on, beside its name in \`unblocker_user\`.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>member</code>, <code>feedback</code>, <code>no_feedback</code></span></td><td data-label="Description">Where the blocker comes from.</td></tr>
 <tr><td><code>reported_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who reported the blocker.</td></tr>
+<tr><td><code>reported_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the reported by (res.users): the key to join on, beside its name in \`reported_by\`.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Blocked since.</td></tr>
 <tr><td><code>date_lifted</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date the blocker was lifted (null while open).</td></tr>
 <tr><td><code>is_open</code></td><td data-label="Type">boolean</td><td data-label="Description">True while the blocker has not been lifted.</td></tr>
@@ -2792,12 +2982,17 @@ footer {
       &quot;subject&quot;: &quot;Example subject&quot;,
       &quot;subject_id&quot;: 7,
       &quot;sprint&quot;: &quot;Example sprint&quot;,
+      &quot;sprint_id&quot;: 7,
       &quot;squad&quot;: &quot;Example squad&quot;,
+      &quot;squad_id&quot;: 7,
       &quot;owner&quot;: &quot;Example owner&quot;,
+      &quot;owner_id&quot;: 7,
       &quot;unblocker&quot;: &quot;Example unblocker&quot;,
       &quot;unblocker_user&quot;: &quot;Example unblocker user&quot;,
+      &quot;unblocker_user_id&quot;: 7,
       &quot;origin&quot;: &quot;member&quot;,
       &quot;reported_by&quot;: &quot;Example reported by&quot;,
+      &quot;reported_by_id&quot;: 7,
       &quot;date_start&quot;: &quot;2026-01-31&quot;,
       &quot;date_lifted&quot;: &quot;2026-01-31&quot;,
       &quot;is_open&quot;: true,
@@ -2842,7 +3037,9 @@ footer {
 <tr><td><code>key_result_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the key result served.</td></tr>
 <tr><td><code>expected_proof</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Evidence expected to show the engagement is kept.</td></tr>
 <tr><td><code>sprint</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Sprint in which the engagement was taken.</td></tr>
+<tr><td><code>sprint_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the sprint (sprint.sprint): the key to join on, beside its name in \`sprint\`.</td></tr>
 <tr><td><code>subjects</code></td><td data-label="Type">array of string</td><td data-label="Description">Subjects serving the engagement.</td></tr>
+<tr><td><code>subject_ids</code></td><td data-label="Type">array of integer</td><td data-label="Description">Ids of the subjects (sprint.subject): the keys to join on, in the order of \`subjects\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2877,9 +3074,14 @@ footer {
       &quot;key_result_id&quot;: 7,
       &quot;expected_proof&quot;: &quot;Example expected proof&quot;,
       &quot;sprint&quot;: &quot;Example sprint&quot;,
+      &quot;sprint_id&quot;: 7,
       &quot;subjects&quot;: [
         &quot;Example subjects 1&quot;,
         &quot;Example subjects 2&quot;
+      ],
+      &quot;subject_ids&quot;: [
+        7,
+        9
       ],
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=sprint.engagement&amp;view_type=form&quot;
     }
@@ -2914,7 +3116,9 @@ footer {
 <tr><td><code>objective</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Objective the key result belongs to.</td></tr>
 <tr><td><code>objective_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the objective.</td></tr>
 <tr><td><code>squad</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Squad carrying the key result.</td></tr>
+<tr><td><code>squad_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the squad (sprint.squad): the key to join on, beside its name in \`squad\`.</td></tr>
 <tr><td><code>measures</code></td><td data-label="Type">array of string</td><td data-label="Description">Measures of the key result.</td></tr>
+<tr><td><code>measure_ids</code></td><td data-label="Type">array of integer</td><td data-label="Description">Ids of the measures (sprint.measure): the keys to join on, in the order of \`measures\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2939,9 +3143,14 @@ footer {
       &quot;objective&quot;: &quot;Example objective&quot;,
       &quot;objective_id&quot;: 7,
       &quot;squad&quot;: &quot;Example squad&quot;,
+      &quot;squad_id&quot;: 7,
       &quot;measures&quot;: [
         &quot;Example measures 1&quot;,
         &quot;Example measures 2&quot;
+      ],
+      &quot;measure_ids&quot;: [
+        7,
+        9
       ],
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=sprint.key.result&amp;view_type=form&quot;
     }
@@ -2971,11 +3180,13 @@ footer {
 <tr><td><code>key_result</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Key result of the measure.</td></tr>
 <tr><td><code>key_result_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the key result of the measure.</td></tr>
 <tr><td><code>squad</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Squad of the key result.</td></tr>
+<tr><td><code>squad_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the squad (sprint.squad): the key to join on, beside its name in \`squad\`.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the reading.</td></tr>
 <tr><td><code>value</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Value read.</td></tr>
 <tr><td><code>unit</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Unit of the measure.</td></tr>
 <tr><td><code>note</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Comment on the reading.</td></tr>
 <tr><td><code>read_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who recorded the reading.</td></tr>
+<tr><td><code>read_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the read by (res.users): the key to join on, beside its name in \`read_by\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2998,11 +3209,13 @@ footer {
       &quot;key_result&quot;: &quot;Example key result&quot;,
       &quot;key_result_id&quot;: 7,
       &quot;squad&quot;: &quot;Example squad&quot;,
+      &quot;squad_id&quot;: 7,
       &quot;date&quot;: &quot;2026-01-31&quot;,
       &quot;value&quot;: 1250.5,
       &quot;unit&quot;: &quot;Example unit&quot;,
       &quot;note&quot;: &quot;Example note&quot;,
       &quot;read_by&quot;: &quot;Example read by&quot;,
+      &quot;read_by_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=sprint.measure.reading&amp;view_type=form&quot;
     }
   ],
@@ -3031,6 +3244,7 @@ footer {
 <tr><td><code>key_result</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Key result measured.</td></tr>
 <tr><td><code>key_result_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the key result measured.</td></tr>
 <tr><td><code>squad</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Squad carrying the key result.</td></tr>
+<tr><td><code>squad_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the squad (sprint.squad): the key to join on, beside its name in \`squad\`.</td></tr>
 <tr><td><code>start_value</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Value at the start of the exercice.</td></tr>
 <tr><td><code>milestone_value</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Value expected at the milestone.</td></tr>
 <tr><td><code>milestone_date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the milestone.</td></tr>
@@ -3058,6 +3272,7 @@ footer {
       &quot;key_result&quot;: &quot;Example key result&quot;,
       &quot;key_result_id&quot;: 7,
       &quot;squad&quot;: &quot;Example squad&quot;,
+      &quot;squad_id&quot;: 7,
       &quot;start_value&quot;: 1250.5,
       &quot;milestone_value&quot;: 1250.5,
       &quot;milestone_date&quot;: &quot;2026-01-31&quot;,
@@ -3182,14 +3397,19 @@ footer {
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the transfer.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Source document (purchase order, request...).</td></tr>
 <tr><td><code>picking_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Operation type (receipt, delivery, internal transfer).</td></tr>
+<tr><td><code>picking_type_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the picking type (stock.picking.type): the key to join on, beside its name in \`picking_type\`.</td></tr>
 <tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Contact (vendor or recipient).</td></tr>
+<tr><td><code>partner_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the partner (res.partner): the key to join on, beside its name in \`partner\`.</td></tr>
 <tr><td><code>source_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location the goods leave.</td></tr>
+<tr><td><code>source_location_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the source location (stock.location): the key to join on, beside its name in \`source_location\`.</td></tr>
 <tr><td><code>destination_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location the goods reach.</td></tr>
+<tr><td><code>destination_location_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the destination location (stock.location): the key to join on, beside its name in \`destination_location\`.</td></tr>
 <tr><td><code>scheduled_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Scheduled date of the transfer.</td></tr>
 <tr><td><code>date_done</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date the transfer was done.</td></tr>
 <tr><td><code>priority</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>0</code>, <code>1</code></span></td><td data-label="Description">Priority: &quot;0&quot; normal, &quot;1&quot; urgent.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>waiting</code>, <code>confirmed</code>, <code>assigned</code>, <code>done</code>, <code>cancel</code></span></td><td data-label="Description">State of the transfer.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3210,14 +3430,19 @@ footer {
       &quot;reference&quot;: &quot;Example reference&quot;,
       &quot;origin&quot;: &quot;Example origin&quot;,
       &quot;picking_type&quot;: &quot;Example picking type&quot;,
+      &quot;picking_type_id&quot;: 7,
       &quot;partner&quot;: &quot;Example partner&quot;,
+      &quot;partner_id&quot;: 7,
       &quot;source_location&quot;: &quot;Example source location&quot;,
+      &quot;source_location_id&quot;: 7,
       &quot;destination_location&quot;: &quot;Example destination location&quot;,
+      &quot;destination_location_id&quot;: 7,
       &quot;scheduled_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;date_done&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;priority&quot;: &quot;0&quot;,
       &quot;state&quot;: &quot;draft&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=stock.picking&amp;view_type=form&quot;
     }
   ],
@@ -3247,12 +3472,16 @@ footer {
 <tr><td><code>country</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination country the rate applies to.</td></tr>
 <tr><td><code>country_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the destination country.</td></tr>
 <tr><td><code>city</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination city the rate applies to (null: whole country).</td></tr>
+<tr><td><code>city_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city (res.city): the key to join on, beside its name in \`city\`.</td></tr>
 <tr><td><code>daily_rate</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Daily allowance amount.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the daily rate.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>has_tiers</code></td><td data-label="Type">boolean</td><td data-label="Description">Duration tiers exist for this rate.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site or programme area) the rate belongs to.</td></tr>
+<tr><td><code>environment_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the environment (ops.environment): the key to join on, beside its name in \`environment\`.</td></tr>
 <tr><td><code>note</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Free note.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3272,12 +3501,16 @@ footer {
       &quot;country&quot;: &quot;Example country&quot;,
       &quot;country_id&quot;: 7,
       &quot;city&quot;: &quot;Example city&quot;,
+      &quot;city_id&quot;: 7,
       &quot;daily_rate&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;has_tiers&quot;: true,
       &quot;environment&quot;: &quot;Example environment&quot;,
+      &quot;environment_id&quot;: 7,
       &quot;note&quot;: &quot;Example note&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=travel.perdiem.rate&amp;view_type=form&quot;
     }
   ],
@@ -3307,9 +3540,12 @@ footer {
 <tr><td><code>trip_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the trip (mission) concerned, if any.</td></tr>
 <tr><td><code>trip_reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the trip concerned.</td></tr>
 <tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User travelling.</td></tr>
+<tr><td><code>traveler_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the traveler (res.users): the key to join on, beside its name in \`traveler\`.</td></tr>
 <tr><td><code>mission_object</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Purpose of the mission.</td></tr>
 <tr><td><code>country</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination country.</td></tr>
+<tr><td><code>country_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country (res.country): the key to join on, beside its name in \`country\`.</td></tr>
 <tr><td><code>city</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination city.</td></tr>
+<tr><td><code>city_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city (res.city): the key to join on, beside its name in \`city\`.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">First day of the mission.</td></tr>
 <tr><td><code>date_end</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Last day of the mission.</td></tr>
 <tr><td><code>duration_days</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Days paid, after the first-day and last-day rules (halves possible).</td></tr>
@@ -3323,16 +3559,21 @@ footer {
 <tr><td><code>total_amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total allowance due.</td></tr>
 <tr><td><code>financing_type</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>org</code>, <code>partner</code>, <code>mixed</code></span></td><td data-label="Description">Who finances the allowance: the organisation only (org), a partner, or both (mixed).</td></tr>
 <tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Co-financing partner.</td></tr>
+<tr><td><code>partner_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the partner (res.partner): the key to join on, beside its name in \`partner\`.</td></tr>
 <tr><td><code>partner_share_pct</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Share financed by the partner (percent).</td></tr>
 <tr><td><code>amount_company</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount borne by the organisation.</td></tr>
 <tr><td><code>amount_partner</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount borne by the partner.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site or programme area) charged.</td></tr>
+<tr><td><code>environment_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the environment (ops.environment): the key to join on, beside its name in \`environment\`.</td></tr>
 <tr><td><code>validator</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User who validates the request.</td></tr>
+<tr><td><code>validator_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the validator (res.users): the key to join on, beside its name in \`validator\`.</td></tr>
 <tr><td><code>submit_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was submitted.</td></tr>
 <tr><td><code>approve_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was approved.</td></tr>
 <tr><td><code>reject_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was rejected.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3359,9 +3600,12 @@ footer {
       &quot;trip_id&quot;: 7,
       &quot;trip_reference&quot;: &quot;Example trip reference&quot;,
       &quot;traveler&quot;: &quot;Example traveler&quot;,
+      &quot;traveler_id&quot;: 7,
       &quot;mission_object&quot;: &quot;Example mission object&quot;,
       &quot;country&quot;: &quot;Example country&quot;,
+      &quot;country_id&quot;: 7,
       &quot;city&quot;: &quot;Example city&quot;,
+      &quot;city_id&quot;: 7,
       &quot;date_start&quot;: &quot;2026-01-31&quot;,
       &quot;date_end&quot;: &quot;2026-01-31&quot;,
       &quot;duration_days&quot;: 1250.5,
@@ -3375,16 +3619,21 @@ footer {
       &quot;total_amount&quot;: 1250.5,
       &quot;financing_type&quot;: &quot;org&quot;,
       &quot;partner&quot;: &quot;Example partner&quot;,
+      &quot;partner_id&quot;: 7,
       &quot;partner_share_pct&quot;: 1250.5,
       &quot;amount_company&quot;: 1250.5,
       &quot;amount_partner&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;environment&quot;: &quot;Example environment&quot;,
+      &quot;environment_id&quot;: 7,
       &quot;validator&quot;: &quot;Example validator&quot;,
+      &quot;validator_id&quot;: 7,
       &quot;submit_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;approve_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;reject_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=travel.perdiem.request&amp;view_type=form&quot;
     }
   ],
@@ -3412,6 +3661,7 @@ footer {
 <tr><td><code>trip_reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the trip.</td></tr>
 <tr><td><code>cost</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Cost of the expense.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the cost.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>notes</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Free notes.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
@@ -3432,6 +3682,7 @@ footer {
       &quot;trip_reference&quot;: &quot;Example trip reference&quot;,
       &quot;cost&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;notes&quot;: &quot;Example notes&quot;,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=travel.trip.expense&amp;view_type=form&quot;
     }
@@ -3461,9 +3712,13 @@ footer {
 <tr><td><code>position</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Rank of the stage in the mission.</td></tr>
 <tr><td><code>is_return_leg</code></td><td data-label="Type">boolean</td><td data-label="Description">The stage is the return leg.</td></tr>
 <tr><td><code>city_from</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">City of departure.</td></tr>
+<tr><td><code>city_from_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city from (res.city): the key to join on, beside its name in \`city_from\`.</td></tr>
 <tr><td><code>country_from</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Country of departure.</td></tr>
+<tr><td><code>country_from_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country from (res.country): the key to join on, beside its name in \`country_from\`.</td></tr>
 <tr><td><code>city_to</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">City of arrival.</td></tr>
+<tr><td><code>city_to_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city to (res.city): the key to join on, beside its name in \`city_to\`.</td></tr>
 <tr><td><code>country_to</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Country of arrival.</td></tr>
+<tr><td><code>country_to_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country to (res.country): the key to join on, beside its name in \`country_to\`.</td></tr>
 <tr><td><code>date_from</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">First day of the stage.</td></tr>
 <tr><td><code>date_to</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Last day of the stage.</td></tr>
 <tr><td><code>duration_days</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Duration of the stage in days (both ends included).</td></tr>
@@ -3491,9 +3746,13 @@ footer {
       &quot;position&quot;: 3,
       &quot;is_return_leg&quot;: true,
       &quot;city_from&quot;: &quot;Example city from&quot;,
+      &quot;city_from_id&quot;: 7,
       &quot;country_from&quot;: &quot;Example country from&quot;,
+      &quot;country_from_id&quot;: 7,
       &quot;city_to&quot;: &quot;Example city to&quot;,
+      &quot;city_to_id&quot;: 7,
       &quot;country_to&quot;: &quot;Example country to&quot;,
+      &quot;country_to_id&quot;: 7,
       &quot;date_from&quot;: &quot;2026-01-31&quot;,
       &quot;date_to&quot;: &quot;2026-01-31&quot;,
       &quot;duration_days&quot;: 3,
@@ -3568,14 +3827,20 @@ footer {
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Title of the mission.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>planned</code>, <code>in_progress</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">State of the trip.</td></tr>
 <tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User travelling.</td></tr>
+<tr><td><code>traveler_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the traveler (res.users): the key to join on, beside its name in \`traveler\`.</td></tr>
 <tr><td><code>traveler_name</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Full name of the traveller.</td></tr>
 <tr><td><code>traveler_email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Email address of the traveller.</td></tr>
 <tr><td><code>trip_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Kind of mission.</td></tr>
+<tr><td><code>trip_type_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the trip type (travel.trip.type): the key to join on, beside its name in \`trip_type\`.</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the mission.</td></tr>
 <tr><td><code>city_departure</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">City of departure.</td></tr>
+<tr><td><code>city_departure_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city departure (res.city): the key to join on, beside its name in \`city_departure\`.</td></tr>
 <tr><td><code>country_departure</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Country of departure.</td></tr>
+<tr><td><code>country_departure_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country departure (res.country): the key to join on, beside its name in \`country_departure\`.</td></tr>
 <tr><td><code>city_destination</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination city.</td></tr>
+<tr><td><code>city_destination_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city destination (res.city): the key to join on, beside its name in \`city_destination\`.</td></tr>
 <tr><td><code>country_destination</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination country.</td></tr>
+<tr><td><code>country_destination_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country destination (res.country): the key to join on, beside its name in \`country_destination\`.</td></tr>
 <tr><td><code>date_submission</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date the trip was submitted.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">First day of the trip.</td></tr>
 <tr><td><code>date_end</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Last day of the trip.</td></tr>
@@ -3585,9 +3850,11 @@ footer {
 <tr><td><code>per_diem_total</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total of the per-diem requests of the trip (excluding rejected and cancelled ones).</td></tr>
 <tr><td><code>insurance_premium</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Travel insurance premium.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>has_per_diem</code></td><td data-label="Type">boolean</td><td data-label="Description">The traveller is entitled to per diems on this trip.</td></tr>
 <tr><td><code>has_return_stage</code></td><td data-label="Type">boolean</td><td data-label="Description">One of the stages is a return leg.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3611,14 +3878,20 @@ footer {
       &quot;name&quot;: &quot;Example name&quot;,
       &quot;state&quot;: &quot;draft&quot;,
       &quot;traveler&quot;: &quot;Example traveler&quot;,
+      &quot;traveler_id&quot;: 7,
       &quot;traveler_name&quot;: &quot;Example traveler name&quot;,
       &quot;traveler_email&quot;: &quot;someone@example.org&quot;,
       &quot;trip_type&quot;: &quot;Example trip type&quot;,
+      &quot;trip_type_id&quot;: 7,
       &quot;description&quot;: &quot;Example description&quot;,
       &quot;city_departure&quot;: &quot;Example city departure&quot;,
+      &quot;city_departure_id&quot;: 7,
       &quot;country_departure&quot;: &quot;Example country departure&quot;,
+      &quot;country_departure_id&quot;: 7,
       &quot;city_destination&quot;: &quot;Example city destination&quot;,
+      &quot;city_destination_id&quot;: 7,
       &quot;country_destination&quot;: &quot;Example country destination&quot;,
+      &quot;country_destination_id&quot;: 7,
       &quot;date_submission&quot;: &quot;2026-01-31&quot;,
       &quot;date_start&quot;: &quot;2026-01-31&quot;,
       &quot;date_end&quot;: &quot;2026-01-31&quot;,
@@ -3628,9 +3901,11 @@ footer {
       &quot;per_diem_total&quot;: 1250.5,
       &quot;insurance_premium&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;has_per_diem&quot;: true,
       &quot;has_return_stage&quot;: true,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=travel.trip&amp;view_type=form&quot;
     }
   ],
@@ -3931,7 +4206,7 @@ Every data route needs \`Authorization: Bearer <API key>\`; the documentation ro
 - Every record has an integer \`id\`, always present; the other fields are all present unless \`fields\` selects a subset.
 - Types: \`integer\`, \`number\`, \`boolean\`, \`string\`; dates (\`string(date)\`) are \`YYYY-MM-DD\`, date-times (\`string(date-time)\`) ISO 8601 in UTC ending in \`Z\`; arrays hold the readable names of related records (\`string[]\`) or their ids (\`integer[]\`).
 - \`|null\`: the field may be \`null\` (an empty relation, or one the API account cannot read; the request still succeeds). Nulls of the second kind are named in \`meta.unreadable_fields\` (a detail answer then has a \`meta\` too) and in the \`X-Unreadable-Fields\` header (an export has the header only): they are not the record's value, so a sync should not store them as one.
-- Fields named \`*_id\` hold the id of a related record; the sibling without the suffix holds its readable name. \`url\` links to the record in the ERP interface.
+- A related record's name comes with its id (\`driver_id\` beside \`driver\`, \`assignee_ids\` beside \`assignees\`): join by id, never by name. Below, it is on its name's line (\`Id: driver_id.\`). \`url\` links to the record in the ERP interface.
 - Enumerated fields (\`"a"|"b"\`) take exactly one of the listed strings.
 - [personal data] marks personal data: handle it accordingly. [deprecated] marks what may go; answers touching it carry a \`Deprecation\` header.
 
@@ -3948,8 +4223,9 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - order: \`field\`, \`field asc\` or \`field desc\`, comma-separated, among the resource's sortable fields; \`id\` is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP orders first by fractions of a second that answers round off.
 - fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
 - expand: \`Expand:\` relations in each record, \`lines(id,price_total),order\` (lists stop at 50: \`meta.expanded\`).
-- **Exports**: \`GET /api/v1/<domain>/<resource>/export\` takes \`format\`, \`fields\`, \`since_id\`, \`csv_formulas\`, \`changed_since\` and the filters: every match as one file, streamed by ascending id; \`since_id\` resumes after an id; \`limit\`, \`offset\`, \`order\` or \`total\` is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with \`since_id\`. The list route also answers an export to \`format=csv|ndjson\` or \`Accept: text/csv\`, for older clients.
-- format: \`csv\` (default) or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`). CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula has a \`'\` in front (numbers never: see \`csv_formulas\`).
+- **Exports**: \`GET /api/v1/<domain>/<resource>/export\` takes \`format\`, \`fields\`, \`since_id\`, \`csv_formulas\`, \`csv_dialect\`, \`changed_since\` and the filters: every match as one file, streamed by ascending id; \`since_id\` resumes after an id; \`limit\`, \`offset\`, \`order\` or \`total\` is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with \`since_id\`. The list route also answers an export to \`format=csv|ndjson\` or \`Accept: text/csv\`, for older clients.
+- format: \`csv\` (default), \`ndjson\` or \`parquet\` (typed columns) (or \`Accept: text/csv\`, \`application/x-ndjson\`, \`application/vnd.apache.parquet\`). CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula has a \`'\` in front (numbers never: see \`csv_formulas\`).
+- csv_dialect: \`excel\` (BOM, date-times \`2026-01-05 14:30:00\`, \`TRUE\`/\`FALSE\`) or \`excel-semicolon\` (also \`;\`, decimal comma); CSV only. Exports send \`X-Total-Count\` (the rows) and compress as \`Accept-Encoding\` asks.
 - csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
 - changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order (the rest of a large window by id, where the ERP has no index on \`write_date\`). Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in \`meta.removed_ids\`; apply \`data\`, then drop those ids (it may name ids you never had: ignore them; exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
 - **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=…\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old; unless the operator turned change detection off, a change in the ERP drops it within seconds, and \`Server-Timing\` \`cache-check;dur=<ms>\` says how long ago a check found it unchanged.
@@ -4029,19 +4305,18 @@ Fields:
 - id: integer. Technical identifier of the account (key used inside analytic distributions).
 - code: string|null. Reference code of the account.
 - name: string|null. Name of the account.
-- dimension: string|null. Axis of analysis (plan) the account belongs to.
-- dimension_id: integer|null. Identifier of the axis of analysis (plan).
-- root_dimension: string|null. Top-level axis of analysis (root plan) of the account.
-- partner: string|null. Partner (customer or funder) linked to the account.
+- dimension: string|null. Axis of analysis (plan) the account belongs to. Id: dimension_id.
+- root_dimension: string|null. Top-level axis of analysis (root plan) of the account. Id: root_dimension_id.
+- partner: string|null. Partner (customer or funder) linked to the account. Id: partner_id.
 - active: boolean. False for an archived account.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - dimension_id = integer
 - code ilike text
 - name ilike text
 - active = true|false
-Example record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}
+Example record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}
 
 ### analytic/dimensions: Analytic dimensions
 Axes of analysis (analytic plans) grouping the analytic accounts.
@@ -4052,8 +4327,8 @@ Fields:
 - name: string|null. Name of the dimension.
 - sequence: integer|null. Display order.
 - applicability: "optional"|"mandatory"|"unavailable"|null. Default applicability of the dimension on analytic distributions.
-- parent: string|null. Parent dimension when nested.
-- url: string|null. Link to the record in the ERP interface.
+- parent: string|null. Parent dimension when nested. Id: parent_id.
+- url: string|null.
 Filters:
 - name ilike text
 Example record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}
@@ -4071,13 +4346,12 @@ Fields:
 - request_id: integer|null. Identifier of the approval request.
 - request_subject: string|null. Subject (number) of the approval request.
 - request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.
-- approver: string|null [personal data]. Approver (user).
-- approver_id: integer|null. Identifier of the approver (user).
+- approver: string|null [personal data]. Approver (user). Id: approver_id.
 - status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.
 - sequence: integer|null. Rank in the circuit (lowest rank decides first).
 - required: boolean. Approval of this approver is mandatory.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - request_id = integer
 - request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"
@@ -4085,7 +4359,7 @@ Filters:
 - status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"
 - created_after >= date-time. Steps created on or after this date.
 - created_before <= date-time. Steps created on or before this date.
-Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}
+Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}
 
 ### approvals/request-lines: Approval request lines
 Product lines of approval requests (what is asked for and where it is charged).
@@ -4097,20 +4371,19 @@ Fields:
 - request_subject: string|null. Subject (number) of the approval request.
 - request_description: string|null. Description of the approval request.
 - request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.
-- author: string|null [personal data]. Author of the approval request.
+- author: string|null [personal data]. Author of the approval request. Id: author_id.
 - description: string|null. Description of the line.
-- product: string|null. Product asked for.
-- product_id: integer|null. Identifier of the product asked for.
+- product: string|null. Product asked for. Id: product_id.
 - quantity: number|null. Quantity asked for.
-- uom: string|null. Unit of measure of the quantity.
+- uom: string|null. Unit of measure of the quantity. Id: uom_id.
 - estimated_amount: number|null. Estimated amount excluding tax.
-- currency: string|null. Currency of the estimated amount.
+- currency: string|null. Currency of the estimated amount. Id: currency_id.
 - analytic_accounts: string[]. Names of the analytic accounts charged.
 - analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.
 - purchase_order_line_id: integer|null. Purchase order line resulting from this line, if any.
-- vendor: string|null. Vendor proposed for the line.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- vendor: string|null. Vendor proposed for the line. Id: vendor_id.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - request_id = integer
 - request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"
@@ -4119,7 +4392,7 @@ Filters:
 - created_after >= date-time. Lines created on or after this date.
 - created_before <= date-time. Lines created on or before this date.
 - purchase_order_line_id = integer
-Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}
+Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}
 
 ### approvals/requests: Approval requests
 Approval requests (purchases, expenses, missions...) and their outcome.
@@ -4130,18 +4403,16 @@ Fields:
 - subject: string|null. Subject of the request (request number).
 - description: string|null. Description (reason) of the request.
 - reference: string|null. External reference of the request.
-- author: string|null [personal data]. Author (owner) of the request.
-- author_id: integer|null. Identifier of the author (user).
-- created_by: string|null [personal data]. Person who entered the request, if different from the author.
+- author: string|null [personal data]. Author (owner) of the request. Id: author_id.
+- created_by: string|null [personal data]. Person who entered the request, if different from the author. Id: created_by_id.
 - status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.
-- category: string|null. Approval category.
-- category_id: integer|null. Identifier of the approval category.
+- category: string|null. Approval category. Id: category_id.
 - amount: number|null. Amount of the request.
-- currency: string|null. Currency of the amount.
+- currency: string|null. Currency of the amount. Id: currency_id.
 - budget_code: string|null. Budget code charged.
-- final_approver: string|null [personal data]. Approver who takes the final decision.
+- final_approver: string|null [personal data]. Approver who takes the final decision. Id: final_approver_id.
 - approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.
-- partner: string|null [personal data]. Partner (contact) concerned by the request.
+- partner: string|null [personal data]. Partner (contact) concerned by the request. Id: partner_id.
 - location: string|null. Location concerned by the request.
 - quantity: number|null. Quantity asked for.
 - created_at: string(date-time)|null. Creation date and time of the record.
@@ -4150,8 +4421,8 @@ Fields:
 - date_start: string(date-time)|null. Start of the period concerned.
 - date_end: string(date-time)|null. End of the period concerned.
 - purchase_order_count: integer|null. Number of purchase orders created from the request.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"
 - author_id = integer
@@ -4164,7 +4435,7 @@ Filters:
 - confirmed_after >= date-time. On field \`date_confirmed\`.
 - confirmed_before <= date-time. On field \`date_confirmed\`.
 - amount_above >= number. Requests whose amount is at least this value.
-Example record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}
+Example record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","created_by":"Example created by","status":"new","category":"Example category","amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}
 
 ## electricity: Electricity
 
@@ -4178,7 +4449,7 @@ Fields:
 - id: integer. Technical identifier of the meter.
 - code: string|null. Code of the meter.
 - label: string|null. Label of the meter.
-- environment: string|null. Environment (site) served by the meter.
+- environment: string|null. Environment (site) served by the meter. Id: environment_id.
 - current_kwh: number|null. Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.
 - last_reading_kwh: number|null. Balance at the last reading (kWh).
 - last_reading_date: string(date-time)|null. Date and time of the last reading.
@@ -4187,9 +4458,9 @@ Fields:
 - projected_autonomy_days: integer|null. Days the estimated balance lasts at the average consumption.
 - total_purchased_kwh: number|null. Credit bought for the meter (kWh; cancelled purchases excluded).
 - total_purchased_amount: number|null. Amount spent on credit for the meter (cancelled purchases excluded).
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - status: "ok"|"warning"|"critical"|"no_data"|null. Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - status = "ok"|"warning"|"critical"|"no_data"
 - environment_id = integer. Meters serving this environment (environment id).
@@ -4204,23 +4475,22 @@ Default order: date_purchase desc. Sortable: id, reference, date_purchase, purch
 Fields:
 - id: integer. Technical identifier of the purchase.
 - reference: string|null. Reference of the purchase (receipt or token number).
-- counter: string|null. Code of the meter credited.
-- counter_id: integer|null. Identifier of the meter credited.
-- environment: string|null. Environment (site) served by the meter.
+- counter: string|null. Code of the meter credited. Id: counter_id.
+- environment: string|null. Environment (site) served by the meter. Id: environment_id.
 - date_purchase: string(date)|null. Date of the purchase.
 - purchased_kwh: number|null. Credit bought (kWh).
 - amount: number|null. Amount paid.
-- currency: string|null. Currency of the amount.
+- currency: string|null. Currency of the amount. Id: currency_id.
 - price_per_kwh: number|null. Price paid per kWh (amount divided by the kWh bought).
 - state: "active"|"cancelled"|null. State of the purchase.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - state = "active"|"cancelled"
 - counter_id = integer
 - environment_id = integer. Purchases for meters of this environment (environment id).
 - date_after >= date. On field \`date_purchase\`.
 - date_before <= date. On field \`date_purchase\`.
-Example record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}
 
 ### electricity/readings: Meter readings
 Balances read on a meter and the consumption derived from the previous reading.
@@ -4228,9 +4498,8 @@ Routes: GET /api/v1/electricity/readings, + /export, + /{id}.
 Default order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note. Expand: counter_record.
 Fields:
 - id: integer. Technical identifier of the reading.
-- counter: string|null. Code of the meter read.
-- counter_id: integer|null. Identifier of the meter read.
-- environment: string|null. Environment (site) served by the meter.
+- counter: string|null. Code of the meter read. Id: counter_id.
+- environment: string|null. Environment (site) served by the meter. Id: environment_id.
 - date_reading: string(date-time)|null. Date and time of the reading.
 - remaining_kwh: number|null. Balance read on the meter (kWh).
 - consumed_kwh: number|null. Consumption since the previous reading (kWh).
@@ -4238,13 +4507,13 @@ Fields:
 - daily_consumption: number|null. Average daily consumption over the interval (kWh).
 - is_excluded_from_avg: boolean. The reading is left out of the meter's consumption average.
 - note: string|null. Free note.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - counter_id = integer
 - environment_id = integer. Readings of meters of this environment (environment id).
 - date_after >= date-time. On field \`date_reading\`.
 - date_before <= date-time. On field \`date_reading\`.
-Example record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}
+Example record (shape only): {"id":42,"counter":"Example counter","environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}
 
 ## events: Events
 
@@ -4257,29 +4526,28 @@ Default order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_
 Fields:
 - id: integer. Technical identifier of the event.
 - name: string|null. Name of the event.
-- event_type: string|null. Event template applied.
-- activity: string|null. Activity of the event.
-- stage: string|null. Lifecycle stage.
+- event_type: string|null. Event template applied. Id: event_type_id.
+- activity: string|null. Activity of the event. Id: activity_id.
+- stage: string|null. Lifecycle stage. Id: stage_id.
 - date_begin: string(date-time)|null. Start date and time.
 - date_end: string(date-time)|null. End date and time.
 - is_ongoing: boolean. True if the event is in progress at request time.
-- space: string|null. Space where the event takes place.
-- space_id: integer|null. Identifier of the space.
+- space: string|null. Space where the event takes place. Id: space_id.
 - reservation_id: integer|null. Identifier of the linked space reservation.
 - space_capacity: integer|null. Capacity of the space (people).
 - seats_max: integer|null. Maximum number of attendees (0 when unlimited).
 - seats_taken: integer|null. Seats taken by confirmed and attended registrations.
 - seats_available: integer|null. Seats still available (0 when unlimited).
-- organizer: string|null [personal data]. Organizer of the event.
-- responsible: string|null [personal data]. User responsible for the event.
-- referent: string|null [personal data]. Referent person of the event.
+- organizer: string|null [personal data]. Organizer of the event. Id: organizer_id.
+- responsible: string|null [personal data]. User responsible for the event. Id: responsible_id.
+- referent: string|null [personal data]. Referent person of the event. Id: referent_id.
 - origin: "internal"|"public"|null. Origin of the event (internal or public request).
 - review_state: "approved"|"pending"|"refused"|null. Review state of the event.
 - hidden_public: boolean. Hidden on the public site.
 - checklist_enabled: boolean. The preparation checklist is enabled.
 - checklist_progress: number|null. Progress of the preparation checklist (percent).
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - stage_id = integer. Events in this stage (stage id).
 - space_id = integer
@@ -4289,7 +4557,7 @@ Filters:
 - begin_after >= date-time. On field \`date_begin\`.
 - begin_before <= date-time. On field \`date_begin\`.
 - reservation_id = integer
-Example record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}
 
 ### events/registrations: Registrations
 Registrations of participants to events (attendee name, email and phone are personal data).
@@ -4297,22 +4565,21 @@ Routes: GET /api/v1/events/registrations, + /export, + /{id}.
 Default order: id desc. Sortable: id, attendee, email, phone, state. Expand: event_record.
 Fields:
 - id: integer. Technical identifier of the registration.
-- event_id: integer|null. Identifier of the event.
-- event: string|null. Name of the event.
-- ticket: string|null. Ticket type of the registration.
+- event: string|null. Name of the event. Id: event_id.
+- ticket: string|null. Ticket type of the registration. Id: ticket_id.
 - attendee: string|null [personal data]. Participant name.
 - email: string|null [personal data]. Participant email address.
 - phone: string|null [personal data]. Participant phone number.
-- booked_by: string|null [personal data]. Contact who booked the registration.
+- booked_by: string|null [personal data]. Contact who booked the registration. Id: booked_by_id.
 - state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - event_id = integer
 - state = "draft"|"open"|"done"|"cancel"
 - partner_id = integer. Registrations booked by this contact (partner id).
 - email ilike text
-Example record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}
+Example record (shape only): {"id":42,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}
 
 ### events/tasks: Checklist tasks
 Preparation checklist tasks of events.
@@ -4320,17 +4587,16 @@ Routes: GET /api/v1/events/tasks, + /export, + /{id}.
 Default order: event_id desc, sequence asc. Sortable: id, name, done. Expand: event_record.
 Fields:
 - id: integer. Technical identifier of the task.
-- event_id: integer|null. Identifier of the event.
-- event: string|null. Name of the event.
+- event: string|null. Name of the event. Id: event_id.
 - name: string|null. Task to carry out.
 - done: boolean. The task is done.
-- assignee: string|null [personal data]. User assigned to the task.
-- url: string|null. Link to the record in the ERP interface.
+- assignee: string|null [personal data]. User assigned to the task. Id: assignee_id.
+- url: string|null.
 Filters:
 - event_id = integer
 - done = true|false
 - assigned_user_id = integer. Tasks assigned to this user (user id).
-Example record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}
+Example record (shape only): {"id":42,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}
 
 ## fleet: Fleet
 
@@ -4343,23 +4609,22 @@ Default order: due_date asc. Sortable: id, name, type, due_date, handled_at, rem
 Fields:
 - id: integer. Technical identifier of the alert.
 - name: string|null. Title of the alert.
-- vehicle: string|null. Vehicle concerned.
-- vehicle_id: integer|null. Identifier of the vehicle concerned.
+- vehicle: string|null. Vehicle concerned. Id: vehicle_id.
 - type: "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"|null. Category of the alert.
 - due_date: string(date)|null. Due date.
 - state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.
 - handled_at: string(date-time)|null. When the alert was handled.
-- handled_by: string|null [personal data]. Person who handled the alert.
+- handled_by: string|null [personal data]. Person who handled the alert. Id: handled_by_id.
 - reminder_days: integer|null. Notice days before the due date.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - state = "pending"|"handled"|"late"
 - type = "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"
 - vehicle_id = integer
 - due_before <= date. On field \`due_date\`.
 - due_after >= date. On field \`due_date\`.
-Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}
 
 ### fleet/fuel-logs: Fuel logs
 Fuel fills of the vehicles with consumption over each interval and anomaly detection.
@@ -4368,15 +4633,14 @@ Default order: date desc. Sortable: id, reference, date, station, liters, price_
 Fields:
 - id: integer. Technical identifier of the fuel log.
 - reference: string|null. Reference of the fuel log.
-- vehicle: string|null. Vehicle filled.
-- vehicle_id: integer|null. Identifier of the vehicle filled.
-- driver: string|null [personal data]. Driver at the time of the fill.
+- vehicle: string|null. Vehicle filled. Id: vehicle_id.
+- driver: string|null [personal data]. Driver at the time of the fill. Id: driver_id.
 - date: string(date-time)|null. Date and time of the fill.
 - station: string|null. Fuel station.
 - liters: number|null. Litres filled.
 - price_per_liter: number|null. Price per litre.
 - total_amount: number|null. Total amount of the fill.
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - odometer: number|null. Odometer reading at the fill (km).
 - distance: number|null. Kilometres driven since the previous fill.
 - consumption: number|null. Litres per 100 km over the interval since the previous fill.
@@ -4384,15 +4648,15 @@ Fields:
 - anomaly_severity: "none"|"low"|"medium"|"high"|null. Severity of the consumption anomaly.
 - anomaly_reason: string|null. Explanation of the anomaly.
 - reviewed: boolean. Anomaly reviewed by a manager.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - vehicle_id = integer
 - is_anomaly = true|false
 - reviewed = true|false
 - date_after >= date-time. On field \`date\`.
 - date_before <= date-time. On field \`date\`.
-Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}
 
 ### fleet/incidents: Incidents
 Incidents involving the vehicles (damage, breakdowns, accidents).
@@ -4401,22 +4665,21 @@ Default order: date desc. Sortable: id, name, date, severity, cost. Expand: vehi
 Fields:
 - id: integer. Technical identifier of the incident.
 - name: string|null. Short description of the incident.
-- vehicle: string|null. Vehicle involved.
-- vehicle_id: integer|null. Identifier of the vehicle involved.
-- driver: string|null [personal data]. Driver at the time of the incident.
+- vehicle: string|null. Vehicle involved. Id: vehicle_id.
+- driver: string|null [personal data]. Driver at the time of the incident. Id: driver_id.
 - date: string(date)|null. Date of the incident.
 - severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.
 - cost: number|null. Estimated impact cost.
-- currency: string|null. Currency of the cost.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- currency: string|null. Currency of the cost. Id: currency_id.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - vehicle_id = integer
 - driver_id = integer. Incidents with this driver (partner id).
 - severity = "minor"|"moderate"|"major"|"critical"
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
-Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}
 
 ### fleet/locations: Locations
 Fleet locations in service (pick-up points and sites; archived locations are not exposed).
@@ -4428,12 +4691,12 @@ Fields:
 - code: string|null. Short code.
 - address: string|null. Street address.
 - city: string|null. City.
-- country: string|null. Country.
+- country: string|null. Country. Id: country_id.
 - latitude: number|null. Latitude (decimal degrees).
 - longitude: number|null. Longitude (decimal degrees).
 - is_default_pickup: boolean. Default pick-up point for vehicle requests.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - code = text
 - city ilike text
@@ -4446,31 +4709,30 @@ Default order: start desc. Sortable: id, reference, start, stop, motive, destina
 Fields:
 - id: integer. Technical identifier of the reservation.
 - reference: string|null. Reference of the reservation.
-- vehicle: string|null. Vehicle reserved.
-- vehicle_id: integer|null. Identifier of the vehicle reserved.
-- driver: string|null [personal data]. Driver.
-- requester: string|null [personal data]. Person who made the request.
+- vehicle: string|null. Vehicle reserved. Id: vehicle_id.
+- driver: string|null [personal data]. Driver. Id: driver_id.
+- requester: string|null [personal data]. Person who made the request. Id: requester_id.
 - start: string(date-time)|null. Start of the reservation.
 - stop: string(date-time)|null. End of the reservation.
 - duration: number|null. Duration (hours).
 - motive: string|null. Purpose of the trip.
-- pickup_location: string|null. Where the vehicle is picked up.
+- pickup_location: string|null. Where the vehicle is picked up. Id: pickup_location_id.
 - destination: string|null. Destination.
 - expected_km: number|null. Expected distance (km).
 - attendees_count: integer|null. Expected passengers.
 - origin: "internal"|"public"|null. Channel through which the request was made.
 - state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.
-- approver: string|null [personal data]. Person who approved or refused the request.
+- approver: string|null [personal data]. Person who approved or refused the request. Id: approver_id.
 - approved_at: string(date-time)|null. When the request was approved.
 - refusal_reason: string|null. Reason given for a refusal.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - state = "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"
 - vehicle_id = integer
 - driver_id = integer. Reservations with this driver (partner id).
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
-Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}
 
 ### fleet/services: Services
 Services performed on the vehicles (maintenance and repairs).
@@ -4478,29 +4740,28 @@ Routes: GET /api/v1/fleet/services, + /export, + /{id}.
 Default order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the service.
-- vehicle: string|null. Vehicle serviced.
-- vehicle_id: integer|null. Identifier of the vehicle serviced.
+- vehicle: string|null. Vehicle serviced. Id: vehicle_id.
 - date: string(date)|null. Date of the service.
 - description: string|null. Description of the service.
-- service_type: string|null. Type of service.
+- service_type: string|null. Type of service. Id: service_type_id.
 - service_kind: "preventive"|"curative"|null. Preventive or curative service.
 - amount: number|null. Cost of the service.
 - total_cost: number|null. Total cost including detail lines.
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - odometer: number|null. Odometer reading at the service (km).
 - next_service_odometer: number|null. Odometer reading at which the next service is due (km).
-- vendor: string|null. Vendor who performed the service.
+- vendor: string|null. Vendor who performed the service. Id: vendor_id.
 - invoice_ref: string|null. Vendor invoice reference.
 - state: "new"|"running"|"done"|"cancelled"|null. Stage of the service.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - vehicle_id = integer
 - state = "new"|"running"|"done"|"cancelled"
 - service_kind = "preventive"|"curative"
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
-Example record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}
+Example record (shape only): {"id":42,"vehicle":"Example vehicle","date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}
 
 ### fleet/trips: Trips
 Trips driven with the vehicles.
@@ -4510,9 +4771,8 @@ Fields:
 - id: integer. Technical identifier of the trip.
 - reference: string|null. Reference of the trip.
 - reservation_id: integer|null. Originating reservation, if any.
-- vehicle: string|null. Vehicle driven.
-- vehicle_id: integer|null. Identifier of the vehicle driven.
-- driver: string|null [personal data]. Driver.
+- vehicle: string|null. Vehicle driven. Id: vehicle_id.
+- driver: string|null [personal data]. Driver. Id: driver_id.
 - date: string(date)|null. Date of the trip.
 - date_start: string(date-time)|null. Departure time.
 - date_end: string(date-time)|null. Arrival time.
@@ -4521,16 +4781,16 @@ Fields:
 - distance: number|null. Distance driven (km).
 - motive: string|null. Purpose of the trip.
 - destination: string|null. Destination.
-- analytic_account: string|null. Analytic account charged.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- analytic_account: string|null. Analytic account charged. Id: analytic_account_id.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - vehicle_id = integer
 - driver_id = integer. Trips with this driver (partner id).
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
 - reservation_id = integer
-Example record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}
 
 ### fleet/vehicles: Vehicles
 Vehicles of the fleet in service (archived vehicles are not exposed).
@@ -4539,13 +4799,13 @@ Default order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignatio
 Fields:
 - id: integer. Technical identifier of the vehicle.
 - plate: string|null. Licence plate.
-- model: string|null. Make and model.
+- model: string|null. Make and model. Id: model_id.
 - vin: string|null. Vehicle identification number (chassis).
-- driver: string|null [personal data]. Driver currently assigned.
+- driver: string|null [personal data]. Driver currently assigned. Id: driver_id.
 - seats: integer|null. Number of seats.
 - fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.
 - odometer: number|null. Last odometer reading (km).
-- state: string|null. Vehicle lifecycle state (free value).
+- state: string|null. Vehicle lifecycle state (free value). Id: state_id.
 - assignation_state: "free"|"assigned"|"maintenance"|"out_of_service"|"sold"|null. Assignment state.
 - acquisition_date: string(date)|null. Date of acquisition.
 - insurance_expiry: string(date)|null. Expiry date of the insurance.
@@ -4553,8 +4813,8 @@ Fields:
 - next_alert_date: string(date)|null. Next due date, all alert categories.
 - avg_consumption: number|null. Average consumption (litres per 100 km).
 - total_km_last_year: number|null. Distance driven over the last twelve months (km).
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - assignation_state = "free"|"assigned"|"maintenance"|"out_of_service"|"sold"
 - driver_id = integer. Vehicles assigned to this driver (partner id).
@@ -4576,13 +4836,13 @@ Fields:
 - id: integer. Technical identifier of the asset.
 - serial: string|null. Serial number.
 - internal_ref: string|null. Internal reference (when it differs from the serial number).
-- product: string|null. Hardware model.
+- product: string|null. Hardware model. Id: product_id.
 - quantity: number|null. Quantity on hand.
-- location: string|null. Stock location of the asset.
-- holder: string|null [personal data]. Person holding the asset.
+- location: string|null. Stock location of the asset. Id: location_id.
+- holder: string|null [personal data]. Person holding the asset. Id: holder_id.
 - lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - lifecycle = "available"|"assigned"|"maintenance"|"retired"|"external"
 - holder_id = integer. Assets held by this person (partner id).
@@ -4597,16 +4857,16 @@ Fields:
 - id: integer. Technical identifier of the move.
 - ticket_id: integer|null. Identifier of the ticket the consumable was issued for.
 - ticket_number: string|null. Number of the ticket.
-- beneficiary: string|null [personal data]. Person who received the consumable.
-- product: string|null. Consumable issued.
-- location: string|null. Stock location the consumable was taken from.
+- beneficiary: string|null [personal data]. Person who received the consumable. Id: beneficiary_id.
+- product: string|null. Consumable issued. Id: product_id.
+- location: string|null. Stock location the consumable was taken from. Id: location_id.
 - quantity: number|null. Quantity issued.
 - returned_quantity: number|null. Quantity returned.
 - remaining_quantity: number|null. Quantity not returned.
 - state: "out"|"partial"|"returned"|null. Return state of the move.
 - date: string(date-time)|null. Date and time of issue.
-- handled_by: string|null [personal data]. Technician who handled the move.
-- url: string|null. Link to the record in the ERP interface.
+- handled_by: string|null [personal data]. Technician who handled the move. Id: handled_by_id.
+- url: string|null.
 Filters:
 - state = "out"|"partial"|"returned"
 - partner_id = integer. Moves for this beneficiary (partner id).
@@ -4624,22 +4884,22 @@ Fields:
 - id: integer. Technical identifier of the ticket.
 - number: string|null. Ticket number.
 - name: string|null. Subject of the ticket.
-- type: string|null. Request category (ticket type).
-- stage: string|null. Current stage.
+- type: string|null. Request category (ticket type). Id: type_id.
+- stage: string|null. Current stage. Id: stage_id.
 - is_closed: boolean. The current stage is a closing stage.
-- team: string|null. Support team in charge.
-- assignees: string[] [personal data]. Assigned technicians.
+- team: string|null. Support team in charge. Id: team_id.
+- assignees: string[] [personal data]. Assigned technicians. Ids: assignee_ids.
 - assignee: string|null [personal data]. First assigned technician, or null (earlier listing).
-- requester: string|null [personal data]. Person who raised the ticket.
+- requester: string|null [personal data]. Person who raised the ticket. Id: requester_id.
 - requester_email: string|null [personal data]. Email address of the requester.
 - priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.
 - kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.
 - assigned_date: string(date-time)|null. Date and time the ticket was assigned.
 - closed_date: string(date-time)|null. Date and time the ticket was closed.
-- category: string|null. Category of the ticket (earlier listing).
+- category: string|null. Category of the ticket (earlier listing). Id: category_id.
 - validation_state: "none"|"to_validate"|"validated"|"rejected"|null. Hierarchical validation status, if the request requires one (earlier listing).
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - is_closed = true|false
 - team_id = integer. Tickets of this support team.
@@ -4663,28 +4923,27 @@ Fields:
 - order_id: integer|null. Identifier of the purchase order.
 - order_reference: string|null. Reference of the purchase order.
 - description: string|null. Description of the line.
-- product: string|null. Product ordered.
-- product_id: integer|null. Identifier of the product ordered.
+- product: string|null. Product ordered. Id: product_id.
 - quantity: number|null. Quantity ordered.
-- uom: string|null. Unit of measure of the quantity.
+- uom: string|null. Unit of measure of the quantity. Id: uom_id.
 - price_unit: number|null. Unit price.
 - price_subtotal: number|null. Line amount excluding tax.
 - price_total: number|null. Line amount including tax.
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - qty_received: number|null. Quantity received.
 - qty_invoiced: number|null. Quantity billed by the vendor.
 - date_planned: string(date-time)|null. Expected arrival date and time.
 - analytic_accounts: string[]. Names of the analytic accounts charged.
 - analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.
 - state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the parent order.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - order_id = integer
 - product_id = integer
 - state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"
 - planned_after >= date-time. On field \`date_planned\`.
 - planned_before <= date-time. On field \`date_planned\`.
-Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}
+Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}
 
 ### purchase/orders: Purchase orders
 Purchase orders (requests for quotation and confirmed orders).
@@ -4693,12 +4952,11 @@ Default order: date_order desc. Sortable: id, reference, vendor_reference, subje
 Fields:
 - id: integer. Technical identifier of the order.
 - reference: string|null. Order reference (number).
-- vendor: string|null. Vendor.
-- vendor_id: integer|null. Identifier of the vendor (partner).
+- vendor: string|null. Vendor. Id: vendor_id.
 - vendor_reference: string|null. Reference of the order on the vendor's side.
 - subject: string|null. Short description of what the order covers.
 - budget_line: string|null. Budget line charged.
-- department: string|null. Requesting department.
+- department: string|null. Requesting department. Id: department_id.
 - delivery_condition: string|null. Delivery conditions agreed with the vendor.
 - origin: string|null. Originating document.
 - date_order: string(date-time)|null. Order deadline.
@@ -4706,15 +4964,14 @@ Fields:
 - date_planned: string(date-time)|null. Planned reception.
 - amount_untaxed: number|null. Total amount excluding tax.
 - amount_total: number|null. Total amount including tax.
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).
 - invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.
-- buyer: string|null [personal data]. Buyer in charge of the order.
-- author: string|null [personal data]. Person who entered the order.
-- author_id: integer|null. Identifier of the person who entered the order (user).
+- buyer: string|null [personal data]. Buyer in charge of the order. Id: buyer_id.
+- author: string|null [personal data]. Person who entered the order. Id: author_id.
 - created_at: string(date-time)|null. Creation date and time of the record.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"
 - invoice_status = "no"|"to invoice"|"invoiced"
@@ -4730,7 +4987,7 @@ Filters:
 - author_id = integer
 - created_after >= date-time. On field \`created_at\`.
 - created_before <= date-time. On field \`created_at\`.
-Example record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}
 
 ## space: Space
 
@@ -4745,7 +5002,7 @@ Fields:
 - name: string|null. Name of the activity.
 - code: string|null. Short code of the activity.
 - default_duration: number|null. Default duration of a booking for this activity (hours).
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - code = text
 - name ilike text
@@ -4759,7 +5016,7 @@ Fields:
 - id: integer. Technical identifier of the category.
 - name: string|null. Name of the category.
 - description: string|null. Description of the category.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - name ilike text
 Example record (shape only): {"id":42,"name":"Example name","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.category&view_type=form"}
@@ -4772,9 +5029,9 @@ Fields:
 - id: integer. Technical identifier of the equipment.
 - name: string|null. Name of the equipment.
 - code: string|null. Short code of the equipment.
-- category: string|null. Category of the equipment.
+- category: string|null. Category of the equipment. Id: category_id.
 - description: string|null. Description of the equipment.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - category_id = integer. Equipment of this category (category id).
 - name ilike text
@@ -4787,18 +5044,17 @@ Default order: start desc. Sortable: id, name, start, stop, state, category, blo
 Fields:
 - id: integer. Technical identifier of the maintenance.
 - name: string|null. Subject of the maintenance.
-- space: string|null. Space under maintenance.
-- space_id: integer|null. Identifier of the space.
+- space: string|null. Space under maintenance. Id: space_id.
 - start: string(date-time)|null. Start of the maintenance slot.
 - stop: string(date-time)|null. End of the maintenance slot.
 - state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.
 - category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.
-- technician: string|null [personal data]. Internal technician.
-- external_technician: string|null [personal data]. External technician or contractor.
+- technician: string|null [personal data]. Internal technician. Id: technician_id.
+- external_technician: string|null [personal data]. External technician or contractor. Id: external_technician_id.
 - blocks_reservations: boolean. Prevents any reservation on the slot.
 - check_progress: number|null. Progress of the maintenance checklist (percent).
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - state = "planned"|"in_progress"|"done"|"cancelled"
 - space_id = integer
@@ -4806,7 +5062,7 @@ Filters:
 - blocks_reservations = true|false
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
-Example record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","space":"Example space","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}
 
 ### space/reservations: Reservations
 Reservations of spaces.
@@ -4815,25 +5071,24 @@ Default order: start desc. Sortable: id, reference, start, stop, attendees_expec
 Fields:
 - id: integer. Technical identifier of the reservation.
 - reference: string|null. Reservation number.
-- space: string|null. Space reserved.
-- space_id: integer|null. Identifier of the space.
-- activity: string|null. Activity planned in the space.
+- space: string|null. Space reserved. Id: space_id.
+- activity: string|null. Activity planned in the space. Id: activity_id.
 - start: string(date-time)|null. Start of the reservation.
 - stop: string(date-time)|null. End of the reservation.
 - duration: number|null. Duration of the reservation (hours).
 - attendees_expected: integer|null. Number of attendees expected.
 - attendees_actual: integer|null. Number of attendees actually present.
-- requester: string|null [personal data]. Person who requested the reservation.
+- requester: string|null [personal data]. Person who requested the reservation. Id: requester_id.
 - origin: "internal"|"public"|null. Origin of the request (internal or public).
 - state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.
-- approver: string|null [personal data]. User who approved or refused the reservation.
+- approver: string|null [personal data]. User who approved or refused the reservation. Id: approver_id.
 - approved_at: string(date-time)|null. Date and time of the approval.
 - refusal_reason: string|null. Reason given for a refusal.
 - cancellation_reason: string|null. Reason given for a cancellation.
 - check_in_at: string(date-time)|null. Date and time of the check-in.
 - check_out_at: string(date-time)|null. Date and time of the check-out.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - state = "pending"|"approved"|"refused"|"cancelled"|"done"
 - space_id = integer
@@ -4841,7 +5096,7 @@ Filters:
 - origin = "internal"|"public"
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
-Example record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","space":"Example space","activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}
 
 ### space/sites: Sites
 Sites holding the spaces, as a tree (archived sites are not exposed).
@@ -4854,8 +5109,8 @@ Fields:
 - code: string|null. Short code of the site.
 - parent_id: integer|null. Identifier of the parent site.
 - address: string|null. Address of the site.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - code = text
 - parent_id = integer
@@ -4870,30 +5125,29 @@ Fields:
 - id: integer. Technical identifier of the space.
 - name: string|null. Name of the space.
 - code: string|null. Short code of the space.
-- site: string|null. Site of the space.
-- site_id: integer|null. Identifier of the site.
+- site: string|null. Site of the space. Id: site_id.
 - state: "available"|"restricted"|"closed"|null. Availability state of the space.
 - location: string|null. Free location inside the site.
 - floor: string|null. Floor.
 - surface: number|null. Surface (square metres).
 - capacity: integer|null. Capacity (people).
 - hourly_price: number|null. Hourly price.
-- currency: string|null. Currency of the hourly price.
-- categories: string[]. Names of the categories of the space.
+- currency: string|null. Currency of the hourly price. Id: currency_id.
+- categories: string[]. Names of the categories of the space. Ids: categorie_ids.
 - public_visibility: "private"|"internal"|"public"|null. Visibility of the space for bookings.
 - approval_required: boolean. Reservations need an approval.
 - min_lead_hours: integer|null. Minimum booking notice (hours).
 - max_lead_days: integer|null. Maximum booking horizon (days).
 - cancel_deadline_hours: integer|null. Cancellation limit (hours before start).
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - state = "available"|"restricted"|"closed"
 - site_id = integer
 - capacity_min >= integer. On field \`capacity\`.
 - approval_required = true|false
 - name ilike text
-Example record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}
 
 ## sprint: Sprint and OKR
 
@@ -4907,22 +5161,21 @@ Fields:
 - id: integer. Technical identifier of the blocker.
 - name: string|null. Short title of the blocker.
 - description: string|null. Description of the blocking point.
-- subject: string|null. Subject concerned.
-- subject_id: integer|null. Identifier of the subject concerned.
-- sprint: string|null. Sprint during which the blocker was raised.
-- squad: string|null. Squad that is blocked.
-- owner: string|null [personal data]. Person in charge of following the blocker.
+- subject: string|null. Subject concerned. Id: subject_id.
+- sprint: string|null. Sprint during which the blocker was raised. Id: sprint_id.
+- squad: string|null. Squad that is blocked. Id: squad_id.
+- owner: string|null [personal data]. Person in charge of following the blocker. Id: owner_id.
 - unblocker: string|null [personal data]. Who can lift the blocker (person or body; free text).
-- unblocker_user: string|null [personal data]. Person to notify to lift the blocker.
+- unblocker_user: string|null [personal data]. Person to notify to lift the blocker. Id: unblocker_user_id.
 - origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.
-- reported_by: string|null [personal data]. Person who reported the blocker.
+- reported_by: string|null [personal data]. Person who reported the blocker. Id: reported_by_id.
 - date_start: string(date)|null. Blocked since.
 - date_lifted: string(date)|null. Date the blocker was lifted (null while open).
 - is_open: boolean. True while the blocker has not been lifted.
 - age_days: integer|null. Days since the blocker started (until it was lifted, or until today).
 - escalated: boolean. Raised to the monthly review.
 - decision: string|null. Arbitration by the operations director.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - is_open = true|false
 - subject_id = integer
@@ -4931,7 +5184,7 @@ Filters:
 - escalated = true|false
 - opened_after >= date. Blocked since this date or later.
 - opened_before <= date. Blocked since this date or earlier.
-Example record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","subject_id":7,"sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}
 
 ### sprint/engagements: Engagements
 Commitments taken by squads towards an objective or key result, with their deadline and state.
@@ -4946,16 +5199,13 @@ Fields:
 - actual_date: string(date)|null. Date the engagement was actually kept.
 - is_late: boolean. Deadline passed and the engagement not kept.
 - days_to_deadline: integer|null. Days from today to the deadline (negative when passed).
-- squad: string|null. Squad committed.
-- squad_id: integer|null. Identifier of the squad committed.
-- objective: string|null. Objective served.
-- objective_id: integer|null. Identifier of the objective served.
-- key_result: string|null. Key result served.
-- key_result_id: integer|null. Identifier of the key result served.
+- squad: string|null. Squad committed. Id: squad_id.
+- objective: string|null. Objective served. Id: objective_id.
+- key_result: string|null. Key result served. Id: key_result_id.
 - expected_proof: string|null. Evidence expected to show the engagement is kept.
-- sprint: string|null. Sprint in which the engagement was taken.
-- subjects: string[]. Subjects serving the engagement.
-- url: string|null. Link to the record in the ERP interface.
+- sprint: string|null. Sprint in which the engagement was taken. Id: sprint_id.
+- subjects: string[]. Subjects serving the engagement. Ids: subject_ids.
+- url: string|null.
 Filters:
 - state = "open"|"in_progress"|"at_risk"|"kept"
 - squad_id = integer
@@ -4964,7 +5214,7 @@ Filters:
 - is_late = true|false
 - deadline_after >= date. Deadline on or after this date.
 - deadline_before <= date. Deadline on or before this date.
-Example record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}
+Example record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","objective":"Example objective","key_result":"Example key result","expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}
 
 ### sprint/key-results: Key results
 Key results of the objectives, per exercice and squad, with their progress computed from their measures.
@@ -4975,19 +5225,17 @@ Fields:
 - number: integer|null. Number of the key result.
 - name: string|null. Statement of the key result.
 - progress: number|null. Progress (percent), the average of its measures' progress.
-- exercice: string|null. Exercice (OKR year) of the key result.
-- exercice_id: integer|null. Identifier of the exercice.
-- objective: string|null. Objective the key result belongs to.
-- objective_id: integer|null. Identifier of the objective.
-- squad: string|null. Squad carrying the key result.
-- measures: string[]. Measures of the key result.
-- url: string|null. Link to the record in the ERP interface.
+- exercice: string|null. Exercice (OKR year) of the key result. Id: exercice_id.
+- objective: string|null. Objective the key result belongs to. Id: objective_id.
+- squad: string|null. Squad carrying the key result. Id: squad_id.
+- measures: string[]. Measures of the key result. Ids: measure_ids.
+- url: string|null.
 Filters:
 - exercice_id = integer
 - objective_id = integer
 - squad_id = integer. Key results carried by this squad.
 - name ilike text
-Example record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}
+Example record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","objective":"Example objective","squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}
 
 ### sprint/measure-readings: Measure readings
 Values read for the measures of the key results.
@@ -4995,24 +5243,22 @@ Routes: GET /api/v1/sprint/measure-readings, + /export, + /{id}.
 Default order: date desc. Sortable: id, date, value, note. Expand: key_result_record, measure_record.
 Fields:
 - id: integer. Technical identifier of the reading.
-- measure: string|null. Measure read.
-- measure_id: integer|null. Identifier of the measure read.
-- key_result: string|null. Key result of the measure.
-- key_result_id: integer|null. Identifier of the key result of the measure.
-- squad: string|null. Squad of the key result.
+- measure: string|null. Measure read. Id: measure_id.
+- key_result: string|null. Key result of the measure. Id: key_result_id.
+- squad: string|null. Squad of the key result. Id: squad_id.
 - date: string(date)|null. Date of the reading.
 - value: number|null. Value read.
 - unit: string|null. Unit of the measure.
 - note: string|null. Comment on the reading.
-- read_by: string|null [personal data]. Person who recorded the reading.
-- url: string|null. Link to the record in the ERP interface.
+- read_by: string|null [personal data]. Person who recorded the reading. Id: read_by_id.
+- url: string|null.
 Filters:
 - measure_id = integer
 - key_result_id = integer
 - squad_id = integer. Readings of this squad's measures.
 - date_after >= date. Readings on or after this date.
 - date_before <= date. Readings on or before this date.
-Example record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}
+Example record (shape only): {"id":42,"measure":"Example measure","key_result":"Example key result","squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}
 
 ### sprint/measures: Measures
 Measures of the key results: start, milestone and target values, last reading and progress.
@@ -5022,9 +5268,8 @@ Fields:
 - id: integer. Technical identifier of the measure.
 - name: string|null. Name of the measure.
 - unit: string|null. Unit in which the measure is expressed.
-- key_result: string|null. Key result measured.
-- key_result_id: integer|null. Identifier of the key result measured.
-- squad: string|null. Squad carrying the key result.
+- key_result: string|null. Key result measured. Id: key_result_id.
+- squad: string|null. Squad carrying the key result. Id: squad_id.
 - start_value: number|null. Value at the start of the exercice.
 - milestone_value: number|null. Value expected at the milestone.
 - milestone_date: string(date)|null. Date of the milestone.
@@ -5032,12 +5277,12 @@ Fields:
 - last_value: number|null. Value of the latest reading.
 - last_reading_date: string(date)|null. Date of the latest reading.
 - progress: number|null. Progress from start to target value (percent).
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - key_result_id = integer
 - squad_id = integer. Measures of this squad's key results.
 - name ilike text
-Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}
 
 ### sprint/objectives: Objectives
 Objectives of the OKR framework, archived ones included.
@@ -5047,7 +5292,7 @@ Fields:
 - id: integer. Technical identifier of the objective.
 - name: string|null. Statement of the objective.
 - active: boolean. Objective still in service.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - name ilike text
 - active = true|false
@@ -5060,16 +5305,15 @@ Default order: date_start desc. Sortable: id, name, date_start, date_end.
 Fields:
 - id: integer. Technical identifier of the sprint.
 - name: string|null. Name of the sprint.
-- squad: string|null. Squad running the sprint.
-- squad_id: integer|null. Identifier of the squad running the sprint.
+- squad: string|null. Squad running the sprint. Id: squad_id.
 - date_start: string(date)|null. First day of the sprint.
 - date_end: string(date)|null. Last day of the sprint.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - squad_id = integer
 - start_after >= date. Sprints starting on or after this date.
 - start_before <= date. Sprints starting on or before this date.
-Example record (shape only): {"id":42,"name":"Example name","squad":"Example squad","squad_id":7,"date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","squad":"Example squad","date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}
 
 ## stock: Stock
 
@@ -5083,16 +5327,16 @@ Fields:
 - id: integer. Technical identifier of the transfer.
 - reference: string|null. Reference of the transfer.
 - origin: string|null. Source document (purchase order, request...).
-- picking_type: string|null. Operation type (receipt, delivery, internal transfer).
-- partner: string|null [personal data]. Contact (vendor or recipient).
-- source_location: string|null. Location the goods leave.
-- destination_location: string|null. Location the goods reach.
+- picking_type: string|null. Operation type (receipt, delivery, internal transfer). Id: picking_type_id.
+- partner: string|null [personal data]. Contact (vendor or recipient). Id: partner_id.
+- source_location: string|null. Location the goods leave. Id: source_location_id.
+- destination_location: string|null. Location the goods reach. Id: destination_location_id.
 - scheduled_date: string(date-time)|null. Scheduled date of the transfer.
 - date_done: string(date-time)|null. Date the transfer was done.
 - priority: "0"|"1"|null. Priority: "0" normal, "1" urgent.
 - state: "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"|null. State of the transfer.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - state = "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"
 - partner_id = integer. Transfers with this contact (partner id).
@@ -5111,22 +5355,21 @@ Routes: GET /api/v1/travel/perdiem-rates, + /export, + /{id}.
 Default order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true. Expand: requests.
 Fields:
 - id: integer. Technical identifier of the rate.
-- country: string|null. Destination country the rate applies to.
-- country_id: integer|null. Identifier of the destination country.
-- city: string|null. Destination city the rate applies to (null: whole country).
+- country: string|null. Destination country the rate applies to. Id: country_id.
+- city: string|null. Destination city the rate applies to (null: whole country). Id: city_id.
 - daily_rate: number|null. Daily allowance amount.
-- currency: string|null. Currency of the daily rate.
+- currency: string|null. Currency of the daily rate. Id: currency_id.
 - has_tiers: boolean. Duration tiers exist for this rate.
-- environment: string|null. Environment (site or programme area) the rate belongs to.
+- environment: string|null. Environment (site or programme area) the rate belongs to. Id: environment_id.
 - note: string|null. Free note.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - country_id = integer
 - city_id = integer. Rates for this city (city id).
 - environment_id = integer. Rates of this environment (environment id).
 - has_tiers = true|false
-Example record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}
+Example record (shape only): {"id":42,"country":"Example country","city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}
 
 ### travel/perdiem-requests: Per-diem requests
 Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).
@@ -5139,10 +5382,10 @@ Fields:
 - state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.
 - trip_id: integer|null. Identifier of the trip (mission) concerned, if any.
 - trip_reference: string|null. Reference of the trip concerned.
-- traveler: string|null [personal data]. User travelling.
+- traveler: string|null [personal data]. User travelling. Id: traveler_id.
 - mission_object: string|null. Purpose of the mission.
-- country: string|null. Destination country.
-- city: string|null. Destination city.
+- country: string|null. Destination country. Id: country_id.
+- city: string|null. Destination city. Id: city_id.
 - date_start: string(date)|null. First day of the mission.
 - date_end: string(date)|null. Last day of the mission.
 - duration_days: number|null. Days paid, after the first-day and last-day rules (halves possible).
@@ -5155,18 +5398,18 @@ Fields:
 - duration_abatement_amount: number|null. Amount of the duration abatement.
 - total_amount: number|null. Total allowance due.
 - financing_type: "org"|"partner"|"mixed"|null. Who finances the allowance: the organisation only (org), a partner, or both (mixed).
-- partner: string|null. Co-financing partner.
+- partner: string|null. Co-financing partner. Id: partner_id.
 - partner_share_pct: number|null. Share financed by the partner (percent).
 - amount_company: number|null. Amount borne by the organisation.
 - amount_partner: number|null. Amount borne by the partner.
-- currency: string|null. Currency of the amounts.
-- environment: string|null. Environment (site or programme area) charged.
-- validator: string|null [personal data]. User who validates the request.
+- currency: string|null. Currency of the amounts. Id: currency_id.
+- environment: string|null. Environment (site or programme area) charged. Id: environment_id.
+- validator: string|null [personal data]. User who validates the request. Id: validator_id.
 - submit_date: string(date-time)|null. When the request was submitted.
 - approve_date: string(date-time)|null. When the request was approved.
 - reject_date: string(date-time)|null. When the request was rejected.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - state = "draft"|"pending"|"approved"|"rejected"|"cancelled"
 - trip_id = integer
@@ -5188,9 +5431,9 @@ Fields:
 - trip_id: integer|null. Identifier of the trip.
 - trip_reference: string|null. Reference of the trip.
 - cost: number|null. Cost of the expense.
-- currency: string|null. Currency of the cost.
+- currency: string|null. Currency of the cost. Id: currency_id.
 - notes: string|null. Free notes.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - trip_id = integer
 - cost_above >= number. On field \`cost\`.
@@ -5207,15 +5450,15 @@ Fields:
 - trip_reference: string|null. Reference of the trip.
 - position: integer|null. Rank of the stage in the mission.
 - is_return_leg: boolean. The stage is the return leg.
-- city_from: string|null. City of departure.
-- country_from: string|null. Country of departure.
-- city_to: string|null. City of arrival.
-- country_to: string|null. Country of arrival.
+- city_from: string|null. City of departure. Id: city_from_id.
+- country_from: string|null. Country of departure. Id: country_from_id.
+- city_to: string|null. City of arrival. Id: city_to_id.
+- country_to: string|null. Country of arrival. Id: country_to_id.
 - date_from: string(date)|null. First day of the stage.
 - date_to: string(date)|null. Last day of the stage.
 - duration_days: integer|null. Duration of the stage in days (both ends included).
 - has_transport: boolean. Transport is to be booked for the stage.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - trip_id = integer
 - is_return_leg = true|false
@@ -5233,7 +5476,7 @@ Fields:
 - name: string|null. Name of the trip type.
 - code: string|null. Short code of the trip type.
 - description: string|null. Description of the trip type.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - code = text
 - name ilike text
@@ -5248,15 +5491,15 @@ Fields:
 - reference: string|null. Reference (sequence number) of the trip.
 - name: string|null. Title of the mission.
 - state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.
-- traveler: string|null [personal data]. User travelling.
+- traveler: string|null [personal data]. User travelling. Id: traveler_id.
 - traveler_name: string|null [personal data]. Full name of the traveller.
 - traveler_email: string|null [personal data]. Email address of the traveller.
-- trip_type: string|null. Kind of mission.
+- trip_type: string|null. Kind of mission. Id: trip_type_id.
 - description: string|null. Description of the mission.
-- city_departure: string|null. City of departure.
-- country_departure: string|null. Country of departure.
-- city_destination: string|null. Destination city.
-- country_destination: string|null. Destination country.
+- city_departure: string|null. City of departure. Id: city_departure_id.
+- country_departure: string|null. Country of departure. Id: country_departure_id.
+- city_destination: string|null. Destination city. Id: city_destination_id.
+- country_destination: string|null. Destination country. Id: country_destination_id.
 - date_submission: string(date)|null. Date the trip was submitted.
 - date_start: string(date)|null. First day of the trip.
 - date_end: string(date)|null. Last day of the trip.
@@ -5265,11 +5508,11 @@ Fields:
 - accommodation_cost_total: number|null. Total accommodation cost.
 - per_diem_total: number|null. Total of the per-diem requests of the trip (excluding rejected and cancelled ones).
 - insurance_premium: number|null. Travel insurance premium.
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - has_per_diem: boolean. The traveller is entitled to per diems on this trip.
 - has_return_stage: boolean. One of the stages is a return leg.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - state = "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"
 - traveler_id = integer. Trips of this traveller (user id).

@@ -2281,7 +2281,7 @@ footer {
 <li>Every record has an integer <code>id</code>, always present; the other fields are all present unless <code>fields</code> selects a subset.</li>
 <li>Types: <code>integer</code>, <code>number</code>, <code>boolean</code>, <code>string</code>; dates (<code>string (date)</code>) are <code>YYYY-MM-DD</code>, date-times (<code>string (date-time)</code>) ISO 8601 in UTC ending in <code>Z</code>; arrays hold the readable names of related records (<code>array of string</code>) or their ids (<code>array of integer</code>).</li>
 <li><span class="b">nullable</span>: the field may be <code>null</code> (an empty relation, or one the API account cannot read; the request still succeeds). Nulls of the second kind are named in <code>meta.unreadable_fields</code> (a detail answer then has a <code>meta</code> too) and in the <code>X-Unreadable-Fields</code> header (an export has the header only): they are not the record's value, so a sync should not store them as one.</li>
-<li>Fields named <code>*_id</code> hold the id of a related record; the sibling without the suffix holds its readable name. <code>url</code> links to the record in the ERP interface.</li>
+<li>A related record's name comes with its id (<code>driver_id</code> beside <code>driver</code>, <code>assignee_ids</code> beside <code>assignees</code>): join by id, never by name. <code>url</code> links to the record in the ERP interface.</li>
 <li>Enumerated fields (\u201Cone of \u2026\u201D in the tables) take exactly one of the listed strings.</li>
 <li><span class="b pd">personal data</span> marks personal data: handle it accordingly. <span class="b dep">deprecated</span> marks what may go; answers touching it carry a <code>Deprecation</code> header.</li>
 </ul>
@@ -2299,8 +2299,9 @@ footer {
 <li>order: <code>field</code>, <code>field asc</code> or <code>field desc</code>, comma-separated, among the resource's sortable fields; <code>id</code> is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP orders first by fractions of a second that answers round off.</li>
 <li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
 <li>expand: <code>Expand:</code> relations in each record, <code>lines(id,price_total),order</code> (lists stop at 50: <code>meta.expanded</code>).</li>
-<li><strong>Exports</strong>: <code>GET /api/v1/&lt;domain&gt;/&lt;resource&gt;/export</code> takes <code>format</code>, <code>fields</code>, <code>since_id</code>, <code>csv_formulas</code>, <code>changed_since</code> and the filters: every match as one file, streamed by ascending id; <code>since_id</code> resumes after an id; <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. The list route also answers an export to <code>format=csv|ndjson</code> or <code>Accept: text/csv</code>, for older clients.</li>
-<li>format: <code>csv</code> (default) or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>). CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula has a <code>'</code> in front (numbers never: see <code>csv_formulas</code>).</li>
+<li><strong>Exports</strong>: <code>GET /api/v1/&lt;domain&gt;/&lt;resource&gt;/export</code> takes <code>format</code>, <code>fields</code>, <code>since_id</code>, <code>csv_formulas</code>, <code>csv_dialect</code>, <code>changed_since</code> and the filters: every match as one file, streamed by ascending id; <code>since_id</code> resumes after an id; <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. The list route also answers an export to <code>format=csv|ndjson</code> or <code>Accept: text/csv</code>, for older clients.</li>
+<li>format: <code>csv</code> (default), <code>ndjson</code> or <code>parquet</code> (typed columns) (or <code>Accept: text/csv</code>, <code>application/x-ndjson</code>, <code>application/vnd.apache.parquet</code>). CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula has a <code>'</code> in front (numbers never: see <code>csv_formulas</code>).</li>
+<li>csv_dialect: <code>excel</code> (BOM, date-times <code>2026-01-05 14:30:00</code>, <code>TRUE</code>/<code>FALSE</code>) or <code>excel-semicolon</code> (also <code>;</code>, decimal comma); CSV only. Exports send <code>X-Total-Count</code> (the rows) and compress as <code>Accept-Encoding</code> asks.</li>
 <li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
 <li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order (the rest of a large window by id, where the ERP has no index on <code>write_date</code>). Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in <code>meta.removed_ids</code>; apply <code>data</code>, then drop those ids (it may name ids you never had: ignore them; exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
 <li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old; unless the operator turned change detection off, a change in the ERP drops it within seconds, and <code>Server-Timing</code> <code>cache-check;dur=&lt;ms&gt;</code> says how long ago a check found it unchanged.</li>
@@ -2440,7 +2441,7 @@ footer {
 </section>
 <section class="guide" id="operators">
 <h2>For operators</h2>
-<p>Those who run this gateway have topic guides in its source repository, under <code>docs/</code>, each listed in the repository's README: <code>catalogue.md</code> (what is exposed and how it is declared, <code>make scaffold</code>, the drift check), <code>catalogue-changes.md</code> (<code>make dev</code>, catalogue errors, the rolling reload on SIGHUP), <code>production.md</code> (every setting, authentication, reliability and security, rate limits, several processes, running it), <code>caching.md</code> (ETags, coalescing, the response cache), <code>exports-and-sync.md</code> (CSV and NDJSON exports, the change feed), <code>related-records.md</code> (<code>expand</code>, relations in the catalogue), <code>agents.md</code> (these documents and the MCP server), <code>operating.md</code> (request ids, the access log, <code>Server-Timing</code>, metrics and the shipped alert rules, traces), <code>real-odoo.md</code> (proving it on a real Odoo) and <code>development.md</code> (the sandbox ERP, the commands).</p>
+<p>Those who run this gateway have topic guides in its source repository, under <code>docs/</code>, each listed in the repository's README: <code>catalogue.md</code> (what is exposed and how it is declared, <code>make scaffold</code>, the drift check), <code>catalogue-changes.md</code> (<code>make dev</code>, catalogue errors, the rolling reload on SIGHUP), <code>production.md</code> (every setting, authentication, reliability and security, rate limits, several processes, running it), <code>caching.md</code> (ETags, coalescing, the response cache), <code>exports-and-sync.md</code> (CSV, NDJSON and Parquet exports, the change feed), <code>exports-for-bi.md</code> (loading exports into DuckDB, pandas, Power BI, Excel), <code>related-records.md</code> (<code>expand</code>, relations in the catalogue), <code>agents.md</code> (these documents and the MCP server), <code>operating.md</code> (request ids, the access log, <code>Server-Timing</code>, metrics and the shipped alert rules, traces), <code>real-odoo.md</code> (proving it on a real Odoo) and <code>development.md</code> (the sandbox ERP, the commands).</p>
 </section>
 <section class="domain" id="analytic">
 <h2>Analytic <code>analytic</code></h2>
@@ -2464,9 +2465,12 @@ footer {
 <tr><td><code>dimension</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Axis of analysis (plan) the account belongs to.</td></tr>
 <tr><td><code>dimension_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the axis of analysis (plan).</td></tr>
 <tr><td><code>root_dimension</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Top-level axis of analysis (root plan) of the account.</td></tr>
+<tr><td><code>root_dimension_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the root dimension (account.analytic.plan): the key to join on, beside its name in \`root_dimension\`.</td></tr>
 <tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Partner (customer or funder) linked to the account.</td></tr>
+<tr><td><code>partner_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the partner (res.partner): the key to join on, beside its name in \`partner\`.</td></tr>
 <tr><td><code>active</code></td><td data-label="Type">boolean</td><td data-label="Description">False for an archived account.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2488,9 +2492,12 @@ footer {
       &quot;dimension&quot;: &quot;Example dimension&quot;,
       &quot;dimension_id&quot;: 7,
       &quot;root_dimension&quot;: &quot;Example root dimension&quot;,
+      &quot;root_dimension_id&quot;: 7,
       &quot;partner&quot;: &quot;Example partner&quot;,
+      &quot;partner_id&quot;: 7,
       &quot;active&quot;: true,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=account.analytic.account&amp;view_type=form&quot;
     }
   ],
@@ -2517,6 +2524,7 @@ footer {
 <tr><td><code>sequence</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Display order.</td></tr>
 <tr><td><code>applicability</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>optional</code>, <code>mandatory</code>, <code>unavailable</code></span></td><td data-label="Description">Default applicability of the dimension on analytic distributions.</td></tr>
 <tr><td><code>parent</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Parent dimension when nested.</td></tr>
+<tr><td><code>parent_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the parent (account.analytic.plan): the key to join on, beside its name in \`parent\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2534,6 +2542,7 @@ footer {
       &quot;sequence&quot;: 3,
       &quot;applicability&quot;: &quot;optional&quot;,
       &quot;parent&quot;: &quot;Example parent&quot;,
+      &quot;parent_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=account.analytic.plan&amp;view_type=form&quot;
     }
   ],
@@ -2569,6 +2578,7 @@ footer {
 <tr><td><code>sequence</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Rank in the circuit (lowest rank decides first).</td></tr>
 <tr><td><code>required</code></td><td data-label="Type">boolean</td><td data-label="Description">Approval of this approver is mandatory.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2596,6 +2606,7 @@ footer {
       &quot;sequence&quot;: 3,
       &quot;required&quot;: true,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=approval.approver&amp;view_type=form&quot;
     }
   ],
@@ -2624,18 +2635,23 @@ footer {
 <tr><td><code>request_description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the approval request.</td></tr>
 <tr><td><code>request_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the approval request.</td></tr>
 <tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Author of the approval request.</td></tr>
+<tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the author (res.users): the key to join on, beside its name in \`author\`.</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the line.</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Product asked for.</td></tr>
 <tr><td><code>product_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the product asked for.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity asked for.</td></tr>
 <tr><td><code>uom</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Unit of measure of the quantity.</td></tr>
+<tr><td><code>uom_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the uom (uom.uom): the key to join on, beside its name in \`uom\`.</td></tr>
 <tr><td><code>estimated_amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Estimated amount excluding tax.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the estimated amount.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>analytic_accounts</code></td><td data-label="Type">array of string</td><td data-label="Description">Names of the analytic accounts charged.</td></tr>
 <tr><td><code>analytic_distribution</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Raw analytic distribution as compact JSON: account identifier and percentage.</td></tr>
 <tr><td><code>purchase_order_line_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Purchase order line resulting from this line, if any.</td></tr>
 <tr><td><code>vendor</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vendor proposed for the line.</td></tr>
+<tr><td><code>vendor_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the vendor (res.partner): the key to join on, beside its name in \`vendor\`.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2660,20 +2676,25 @@ footer {
       &quot;request_description&quot;: &quot;Example request description&quot;,
       &quot;request_status&quot;: &quot;new&quot;,
       &quot;author&quot;: &quot;Example author&quot;,
+      &quot;author_id&quot;: 7,
       &quot;description&quot;: &quot;Example description&quot;,
       &quot;product&quot;: &quot;Example product&quot;,
       &quot;product_id&quot;: 7,
       &quot;quantity&quot;: 1250.5,
       &quot;uom&quot;: &quot;Example uom&quot;,
+      &quot;uom_id&quot;: 7,
       &quot;estimated_amount&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;analytic_accounts&quot;: [
         &quot;Example account&quot;
       ],
       &quot;analytic_distribution&quot;: &quot;{\\&quot;12\\&quot;:60.0,\\&quot;15\\&quot;:40.0}&quot;,
       &quot;purchase_order_line_id&quot;: 7,
       &quot;vendor&quot;: &quot;Example vendor&quot;,
+      &quot;vendor_id&quot;: 7,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=approval.product.line&amp;view_type=form&quot;
     }
   ],
@@ -2703,15 +2724,19 @@ footer {
 <tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Author (owner) of the request.</td></tr>
 <tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the author (user).</td></tr>
 <tr><td><code>created_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who entered the request, if different from the author.</td></tr>
+<tr><td><code>created_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the created by (res.users): the key to join on, beside its name in \`created_by\`.</td></tr>
 <tr><td><code>status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the request.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approval category.</td></tr>
 <tr><td><code>category_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approval category.</td></tr>
 <tr><td><code>amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount of the request.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amount.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>budget_code</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Budget code charged.</td></tr>
 <tr><td><code>final_approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Approver who takes the final decision.</td></tr>
+<tr><td><code>final_approver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the final approver (res.users): the key to join on, beside its name in \`final_approver\`.</td></tr>
 <tr><td><code>approvers</code></td><td data-label="Type">array of integer</td><td data-label="Description">Identifiers of the circuit steps, to join with approvals/approvers.</td></tr>
 <tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Partner (contact) concerned by the request.</td></tr>
+<tr><td><code>partner_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the partner (res.partner): the key to join on, beside its name in \`partner\`.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location concerned by the request.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity asked for.</td></tr>
 <tr><td><code>created_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Creation date and time of the record.</td></tr>
@@ -2721,6 +2746,7 @@ footer {
 <tr><td><code>date_end</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the period concerned.</td></tr>
 <tr><td><code>purchase_order_count</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of purchase orders created from the request.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2750,18 +2776,22 @@ footer {
       &quot;author&quot;: &quot;Example author&quot;,
       &quot;author_id&quot;: 7,
       &quot;created_by&quot;: &quot;Example created by&quot;,
+      &quot;created_by_id&quot;: 7,
       &quot;status&quot;: &quot;new&quot;,
       &quot;category&quot;: &quot;Example category&quot;,
       &quot;category_id&quot;: 7,
       &quot;amount&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;budget_code&quot;: &quot;Example budget code&quot;,
       &quot;final_approver&quot;: &quot;Example final approver&quot;,
+      &quot;final_approver_id&quot;: 7,
       &quot;approvers&quot;: [
         7,
         9
       ],
       &quot;partner&quot;: &quot;Example partner&quot;,
+      &quot;partner_id&quot;: 7,
       &quot;location&quot;: &quot;Example location&quot;,
       &quot;quantity&quot;: 1250.5,
       &quot;created_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
@@ -2771,6 +2801,7 @@ footer {
       &quot;date_end&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;purchase_order_count&quot;: 3,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=approval.request&amp;view_type=form&quot;
     }
   ],
@@ -2801,6 +2832,7 @@ footer {
 <tr><td><code>code</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Code of the meter.</td></tr>
 <tr><td><code>label</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Label of the meter.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site) served by the meter.</td></tr>
+<tr><td><code>environment_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the environment (ops.environment): the key to join on, beside its name in \`environment\`.</td></tr>
 <tr><td><code>current_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.</td></tr>
 <tr><td><code>last_reading_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Balance at the last reading (kWh).</td></tr>
 <tr><td><code>last_reading_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the last reading.</td></tr>
@@ -2810,6 +2842,7 @@ footer {
 <tr><td><code>total_purchased_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Credit bought for the meter (kWh; cancelled purchases excluded).</td></tr>
 <tr><td><code>total_purchased_amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount spent on credit for the meter (cancelled purchases excluded).</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>ok</code>, <code>warning</code>, <code>critical</code>, <code>no_data</code></span></td><td data-label="Description">Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
@@ -2830,6 +2863,7 @@ footer {
       &quot;code&quot;: &quot;Example code&quot;,
       &quot;label&quot;: &quot;Example label&quot;,
       &quot;environment&quot;: &quot;Example environment&quot;,
+      &quot;environment_id&quot;: 7,
       &quot;current_kwh&quot;: 1250.5,
       &quot;last_reading_kwh&quot;: 1250.5,
       &quot;last_reading_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
@@ -2839,6 +2873,7 @@ footer {
       &quot;total_purchased_kwh&quot;: 1250.5,
       &quot;total_purchased_amount&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;status&quot;: &quot;ok&quot;,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=electricity.counter&amp;view_type=form&quot;
     }
@@ -2866,10 +2901,12 @@ footer {
 <tr><td><code>counter</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Code of the meter credited.</td></tr>
 <tr><td><code>counter_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the meter credited.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site) served by the meter.</td></tr>
+<tr><td><code>environment_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the environment (ops.environment): the key to join on, beside its name in \`environment\`.</td></tr>
 <tr><td><code>date_purchase</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the purchase.</td></tr>
 <tr><td><code>purchased_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Credit bought (kWh).</td></tr>
 <tr><td><code>amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount paid.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amount.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>price_per_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Price paid per kWh (amount divided by the kWh bought).</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>active</code>, <code>cancelled</code></span></td><td data-label="Description">State of the purchase.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -2893,10 +2930,12 @@ footer {
       &quot;counter&quot;: &quot;Example counter&quot;,
       &quot;counter_id&quot;: 7,
       &quot;environment&quot;: &quot;Example environment&quot;,
+      &quot;environment_id&quot;: 7,
       &quot;date_purchase&quot;: &quot;2026-01-31&quot;,
       &quot;purchased_kwh&quot;: 1250.5,
       &quot;amount&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;price_per_kwh&quot;: 1250.5,
       &quot;state&quot;: &quot;active&quot;,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=electricity.purchase&amp;view_type=form&quot;
@@ -2924,6 +2963,7 @@ footer {
 <tr><td><code>counter</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Code of the meter read.</td></tr>
 <tr><td><code>counter_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the meter read.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site) served by the meter.</td></tr>
+<tr><td><code>environment_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the environment (ops.environment): the key to join on, beside its name in \`environment\`.</td></tr>
 <tr><td><code>date_reading</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the reading.</td></tr>
 <tr><td><code>remaining_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Balance read on the meter (kWh).</td></tr>
 <tr><td><code>consumed_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Consumption since the previous reading (kWh).</td></tr>
@@ -2950,6 +2990,7 @@ footer {
       &quot;counter&quot;: &quot;Example counter&quot;,
       &quot;counter_id&quot;: 7,
       &quot;environment&quot;: &quot;Example environment&quot;,
+      &quot;environment_id&quot;: 7,
       &quot;date_reading&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;remaining_kwh&quot;: 1250.5,
       &quot;consumed_kwh&quot;: 1250.5,
@@ -2988,8 +3029,11 @@ footer {
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the event.</td></tr>
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Name of the event.</td></tr>
 <tr><td><code>event_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Event template applied.</td></tr>
+<tr><td><code>event_type_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the event type (event.type): the key to join on, beside its name in \`event_type\`.</td></tr>
 <tr><td><code>activity</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Activity of the event.</td></tr>
+<tr><td><code>activity_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the activity (space.activity): the key to join on, beside its name in \`activity\`.</td></tr>
 <tr><td><code>stage</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Lifecycle stage.</td></tr>
+<tr><td><code>stage_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the stage (event.stage): the key to join on, beside its name in \`stage\`.</td></tr>
 <tr><td><code>date_begin</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Start date and time.</td></tr>
 <tr><td><code>date_end</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End date and time.</td></tr>
 <tr><td><code>is_ongoing</code></td><td data-label="Type">boolean</td><td data-label="Description">True if the event is in progress at request time.</td></tr>
@@ -3001,14 +3045,18 @@ footer {
 <tr><td><code>seats_taken</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Seats taken by confirmed and attended registrations.</td></tr>
 <tr><td><code>seats_available</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Seats still available (0 when unlimited).</td></tr>
 <tr><td><code>organizer</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Organizer of the event.</td></tr>
+<tr><td><code>organizer_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the organizer (res.partner): the key to join on, beside its name in \`organizer\`.</td></tr>
 <tr><td><code>responsible</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User responsible for the event.</td></tr>
+<tr><td><code>responsible_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the responsible (res.users): the key to join on, beside its name in \`responsible\`.</td></tr>
 <tr><td><code>referent</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Referent person of the event.</td></tr>
+<tr><td><code>referent_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the referent (res.users): the key to join on, beside its name in \`referent\`.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Origin of the event (internal or public request).</td></tr>
 <tr><td><code>review_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>approved</code>, <code>pending</code>, <code>refused</code></span></td><td data-label="Description">Review state of the event.</td></tr>
 <tr><td><code>hidden_public</code></td><td data-label="Type">boolean</td><td data-label="Description">Hidden on the public site.</td></tr>
 <tr><td><code>checklist_enabled</code></td><td data-label="Type">boolean</td><td data-label="Description">The preparation checklist is enabled.</td></tr>
 <tr><td><code>checklist_progress</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Progress of the preparation checklist (percent).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3031,8 +3079,11 @@ footer {
       &quot;id&quot;: 42,
       &quot;name&quot;: &quot;Example name&quot;,
       &quot;event_type&quot;: &quot;Example event type&quot;,
+      &quot;event_type_id&quot;: 7,
       &quot;activity&quot;: &quot;Example activity&quot;,
+      &quot;activity_id&quot;: 7,
       &quot;stage&quot;: &quot;Example stage&quot;,
+      &quot;stage_id&quot;: 7,
       &quot;date_begin&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;date_end&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;is_ongoing&quot;: true,
@@ -3044,14 +3095,18 @@ footer {
       &quot;seats_taken&quot;: 3,
       &quot;seats_available&quot;: 3,
       &quot;organizer&quot;: &quot;Example organizer&quot;,
+      &quot;organizer_id&quot;: 7,
       &quot;responsible&quot;: &quot;Example responsible&quot;,
+      &quot;responsible_id&quot;: 7,
       &quot;referent&quot;: &quot;Example referent&quot;,
+      &quot;referent_id&quot;: 7,
       &quot;origin&quot;: &quot;internal&quot;,
       &quot;review_state&quot;: &quot;approved&quot;,
       &quot;hidden_public&quot;: true,
       &quot;checklist_enabled&quot;: true,
       &quot;checklist_progress&quot;: 1250.5,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=event.event&amp;view_type=form&quot;
     }
   ],
@@ -3077,12 +3132,15 @@ footer {
 <tr><td><code>event_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the event.</td></tr>
 <tr><td><code>event</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Name of the event.</td></tr>
 <tr><td><code>ticket</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Ticket type of the registration.</td></tr>
+<tr><td><code>ticket_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the ticket (event.event.ticket): the key to join on, beside its name in \`ticket\`.</td></tr>
 <tr><td><code>attendee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant name.</td></tr>
 <tr><td><code>email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant email address.</td></tr>
 <tr><td><code>phone</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant phone number.</td></tr>
 <tr><td><code>booked_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Contact who booked the registration.</td></tr>
+<tr><td><code>booked_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the booked by (res.partner): the key to join on, beside its name in \`booked_by\`.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>open</code>, <code>done</code>, <code>cancel</code></span></td><td data-label="Description">Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3102,12 +3160,15 @@ footer {
       &quot;event_id&quot;: 7,
       &quot;event&quot;: &quot;Example event&quot;,
       &quot;ticket&quot;: &quot;Example ticket&quot;,
+      &quot;ticket_id&quot;: 7,
       &quot;attendee&quot;: &quot;Example attendee&quot;,
       &quot;email&quot;: &quot;someone@example.org&quot;,
       &quot;phone&quot;: &quot;+1 555 0100&quot;,
       &quot;booked_by&quot;: &quot;Example booked by&quot;,
+      &quot;booked_by_id&quot;: 7,
       &quot;state&quot;: &quot;draft&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=event.registration&amp;view_type=form&quot;
     }
   ],
@@ -3135,6 +3196,7 @@ footer {
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Task to carry out.</td></tr>
 <tr><td><code>done</code></td><td data-label="Type">boolean</td><td data-label="Description">The task is done.</td></tr>
 <tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User assigned to the task.</td></tr>
+<tr><td><code>assignee_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the assignee (res.users): the key to join on, beside its name in \`assignee\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3155,6 +3217,7 @@ footer {
       &quot;name&quot;: &quot;Example name&quot;,
       &quot;done&quot;: true,
       &quot;assignee&quot;: &quot;Example assignee&quot;,
+      &quot;assignee_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=event.checklist.task&amp;view_type=form&quot;
     }
   ],
@@ -3189,8 +3252,10 @@ footer {
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>pending</code>, <code>handled</code>, <code>late</code></span></td><td data-label="Description">Handling state: late when the due date has passed without the alert being handled.</td></tr>
 <tr><td><code>handled_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the alert was handled.</td></tr>
 <tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who handled the alert.</td></tr>
+<tr><td><code>handled_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the handled by (res.users): the key to join on, beside its name in \`handled_by\`.</td></tr>
 <tr><td><code>reminder_days</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Notice days before the due date.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3216,8 +3281,10 @@ footer {
       &quot;state&quot;: &quot;pending&quot;,
       &quot;handled_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;handled_by&quot;: &quot;Example handled by&quot;,
+      &quot;handled_by_id&quot;: 7,
       &quot;reminder_days&quot;: 3,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.alert&amp;view_type=form&quot;
     }
   ],
@@ -3244,12 +3311,14 @@ footer {
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle filled.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle filled.</td></tr>
 <tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver at the time of the fill.</td></tr>
+<tr><td><code>driver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the driver (res.partner): the key to join on, beside its name in \`driver\`.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the fill.</td></tr>
 <tr><td><code>station</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Fuel station.</td></tr>
 <tr><td><code>liters</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Litres filled.</td></tr>
 <tr><td><code>price_per_liter</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Price per litre.</td></tr>
 <tr><td><code>total_amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total amount of the fill.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>odometer</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Odometer reading at the fill (km).</td></tr>
 <tr><td><code>distance</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Kilometres driven since the previous fill.</td></tr>
 <tr><td><code>consumption</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Litres per 100 km over the interval since the previous fill.</td></tr>
@@ -3258,6 +3327,7 @@ footer {
 <tr><td><code>anomaly_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Explanation of the anomaly.</td></tr>
 <tr><td><code>reviewed</code></td><td data-label="Type">boolean</td><td data-label="Description">Anomaly reviewed by a manager.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3279,12 +3349,14 @@ footer {
       &quot;vehicle&quot;: &quot;Example vehicle&quot;,
       &quot;vehicle_id&quot;: 7,
       &quot;driver&quot;: &quot;Example driver&quot;,
+      &quot;driver_id&quot;: 7,
       &quot;date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;station&quot;: &quot;Example station&quot;,
       &quot;liters&quot;: 1250.5,
       &quot;price_per_liter&quot;: 1250.5,
       &quot;total_amount&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;odometer&quot;: 1250.5,
       &quot;distance&quot;: 1250.5,
       &quot;consumption&quot;: 1250.5,
@@ -3293,6 +3365,7 @@ footer {
       &quot;anomaly_reason&quot;: &quot;Example anomaly reason&quot;,
       &quot;reviewed&quot;: true,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.fuel.log&amp;view_type=form&quot;
     }
   ],
@@ -3319,11 +3392,14 @@ footer {
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle involved.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle involved.</td></tr>
 <tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver at the time of the incident.</td></tr>
+<tr><td><code>driver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the driver (res.partner): the key to join on, beside its name in \`driver\`.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the incident.</td></tr>
 <tr><td><code>severity</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>minor</code>, <code>moderate</code>, <code>major</code>, <code>critical</code></span></td><td data-label="Description">Severity of the incident.</td></tr>
 <tr><td><code>cost</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Estimated impact cost.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the cost.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3345,11 +3421,14 @@ footer {
       &quot;vehicle&quot;: &quot;Example vehicle&quot;,
       &quot;vehicle_id&quot;: 7,
       &quot;driver&quot;: &quot;Example driver&quot;,
+      &quot;driver_id&quot;: 7,
       &quot;date&quot;: &quot;2026-01-31&quot;,
       &quot;severity&quot;: &quot;minor&quot;,
       &quot;cost&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.incident&amp;view_type=form&quot;
     }
   ],
@@ -3377,10 +3456,12 @@ footer {
 <tr><td><code>address</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Street address.</td></tr>
 <tr><td><code>city</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">City.</td></tr>
 <tr><td><code>country</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Country.</td></tr>
+<tr><td><code>country_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country (res.country): the key to join on, beside its name in \`country\`.</td></tr>
 <tr><td><code>latitude</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Latitude (decimal degrees).</td></tr>
 <tr><td><code>longitude</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Longitude (decimal degrees).</td></tr>
 <tr><td><code>is_default_pickup</code></td><td data-label="Type">boolean</td><td data-label="Description">Default pick-up point for vehicle requests.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3400,10 +3481,12 @@ footer {
       &quot;address&quot;: &quot;Example address&quot;,
       &quot;city&quot;: &quot;Example city&quot;,
       &quot;country&quot;: &quot;Example country&quot;,
+      &quot;country_id&quot;: 7,
       &quot;latitude&quot;: 1250.5,
       &quot;longitude&quot;: 1250.5,
       &quot;is_default_pickup&quot;: true,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.location&amp;view_type=form&quot;
     }
   ],
@@ -3431,18 +3514,22 @@ footer {
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle reserved.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle reserved.</td></tr>
 <tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver.</td></tr>
+<tr><td><code>driver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the driver (res.partner): the key to join on, beside its name in \`driver\`.</td></tr>
 <tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who made the request.</td></tr>
+<tr><td><code>requester_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the requester (res.users): the key to join on, beside its name in \`requester\`.</td></tr>
 <tr><td><code>start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Start of the reservation.</td></tr>
 <tr><td><code>stop</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the reservation.</td></tr>
 <tr><td><code>duration</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Duration (hours).</td></tr>
 <tr><td><code>motive</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Purpose of the trip.</td></tr>
 <tr><td><code>pickup_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Where the vehicle is picked up.</td></tr>
+<tr><td><code>pickup_location_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the pickup location (fleet.location): the key to join on, beside its name in \`pickup_location\`.</td></tr>
 <tr><td><code>destination</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination.</td></tr>
 <tr><td><code>expected_km</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Expected distance (km).</td></tr>
 <tr><td><code>attendees_count</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Expected passengers.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Channel through which the request was made.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>approved</code>, <code>in_progress</code>, <code>done</code>, <code>refused</code>, <code>cancelled</code></span></td><td data-label="Description">State of the reservation.</td></tr>
 <tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who approved or refused the request.</td></tr>
+<tr><td><code>approver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the approver (res.users): the key to join on, beside its name in \`approver\`.</td></tr>
 <tr><td><code>approved_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was approved.</td></tr>
 <tr><td><code>refusal_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a refusal.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -3466,18 +3553,22 @@ footer {
       &quot;vehicle&quot;: &quot;Example vehicle&quot;,
       &quot;vehicle_id&quot;: 7,
       &quot;driver&quot;: &quot;Example driver&quot;,
+      &quot;driver_id&quot;: 7,
       &quot;requester&quot;: &quot;Example requester&quot;,
+      &quot;requester_id&quot;: 7,
       &quot;start&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;stop&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;duration&quot;: 1250.5,
       &quot;motive&quot;: &quot;Example motive&quot;,
       &quot;pickup_location&quot;: &quot;Example pickup location&quot;,
+      &quot;pickup_location_id&quot;: 7,
       &quot;destination&quot;: &quot;Example destination&quot;,
       &quot;expected_km&quot;: 1250.5,
       &quot;attendees_count&quot;: 3,
       &quot;origin&quot;: &quot;internal&quot;,
       &quot;state&quot;: &quot;draft&quot;,
       &quot;approver&quot;: &quot;Example approver&quot;,
+      &quot;approver_id&quot;: 7,
       &quot;approved_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;refusal_reason&quot;: &quot;Example refusal reason&quot;,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.reservation&amp;view_type=form&quot;
@@ -3507,16 +3598,20 @@ footer {
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the service.</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the service.</td></tr>
 <tr><td><code>service_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Type of service.</td></tr>
+<tr><td><code>service_type_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the service type (fleet.service.type): the key to join on, beside its name in \`service_type\`.</td></tr>
 <tr><td><code>service_kind</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>preventive</code>, <code>curative</code></span></td><td data-label="Description">Preventive or curative service.</td></tr>
 <tr><td><code>amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Cost of the service.</td></tr>
 <tr><td><code>total_cost</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total cost including detail lines.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>odometer</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Odometer reading at the service (km).</td></tr>
 <tr><td><code>next_service_odometer</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Odometer reading at which the next service is due (km).</td></tr>
 <tr><td><code>vendor</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vendor who performed the service.</td></tr>
+<tr><td><code>vendor_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the vendor (res.partner): the key to join on, beside its name in \`vendor\`.</td></tr>
 <tr><td><code>invoice_ref</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vendor invoice reference.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>running</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">Stage of the service.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3539,16 +3634,20 @@ footer {
       &quot;date&quot;: &quot;2026-01-31&quot;,
       &quot;description&quot;: &quot;Example description&quot;,
       &quot;service_type&quot;: &quot;Example service type&quot;,
+      &quot;service_type_id&quot;: 7,
       &quot;service_kind&quot;: &quot;preventive&quot;,
       &quot;amount&quot;: 1250.5,
       &quot;total_cost&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;odometer&quot;: 1250.5,
       &quot;next_service_odometer&quot;: 1250.5,
       &quot;vendor&quot;: &quot;Example vendor&quot;,
+      &quot;vendor_id&quot;: 7,
       &quot;invoice_ref&quot;: &quot;Example invoice ref&quot;,
       &quot;state&quot;: &quot;new&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.vehicle.log.services&amp;view_type=form&quot;
     }
   ],
@@ -3577,6 +3676,7 @@ footer {
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle driven.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle driven.</td></tr>
 <tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver.</td></tr>
+<tr><td><code>driver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the driver (res.partner): the key to join on, beside its name in \`driver\`.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the trip.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Departure time.</td></tr>
 <tr><td><code>date_end</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Arrival time.</td></tr>
@@ -3586,7 +3686,9 @@ footer {
 <tr><td><code>motive</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Purpose of the trip.</td></tr>
 <tr><td><code>destination</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination.</td></tr>
 <tr><td><code>analytic_account</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Analytic account charged.</td></tr>
+<tr><td><code>analytic_account_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the analytic account (account.analytic.account): the key to join on, beside its name in \`analytic_account\`.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3609,6 +3711,7 @@ footer {
       &quot;vehicle&quot;: &quot;Example vehicle&quot;,
       &quot;vehicle_id&quot;: 7,
       &quot;driver&quot;: &quot;Example driver&quot;,
+      &quot;driver_id&quot;: 7,
       &quot;date&quot;: &quot;2026-01-31&quot;,
       &quot;date_start&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;date_end&quot;: &quot;2026-01-31T08:00:00Z&quot;,
@@ -3618,7 +3721,9 @@ footer {
       &quot;motive&quot;: &quot;Example motive&quot;,
       &quot;destination&quot;: &quot;Example destination&quot;,
       &quot;analytic_account&quot;: &quot;Example analytic account&quot;,
+      &quot;analytic_account_id&quot;: 7,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.trip&amp;view_type=form&quot;
     }
   ],
@@ -3648,12 +3753,15 @@ footer {
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the vehicle.</td></tr>
 <tr><td><code>plate</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Licence plate.</td></tr>
 <tr><td><code>model</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Make and model.</td></tr>
+<tr><td><code>model_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the model (fleet.vehicle.model): the key to join on, beside its name in \`model\`.</td></tr>
 <tr><td><code>vin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle identification number (chassis).</td></tr>
 <tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver currently assigned.</td></tr>
+<tr><td><code>driver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the driver (res.partner): the key to join on, beside its name in \`driver\`.</td></tr>
 <tr><td><code>seats</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of seats.</td></tr>
 <tr><td><code>fuel_type</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>diesel</code>, <code>gasoline</code>, <code>full_hybrid</code>, <code>plug_in_hybrid_diesel</code>, <code>plug_in_hybrid_gasoline</code>, <code>cng</code>, <code>lpg</code>, <code>hydrogen</code>, <code>electric</code></span></td><td data-label="Description">Fuel or energy.</td></tr>
 <tr><td><code>odometer</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Last odometer reading (km).</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle lifecycle state (free value).</td></tr>
+<tr><td><code>state_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the state (fleet.vehicle.state): the key to join on, beside its name in \`state\`.</td></tr>
 <tr><td><code>assignation_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>free</code>, <code>assigned</code>, <code>maintenance</code>, <code>out_of_service</code>, <code>sold</code></span></td><td data-label="Description">Assignment state.</td></tr>
 <tr><td><code>acquisition_date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of acquisition.</td></tr>
 <tr><td><code>insurance_expiry</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Expiry date of the insurance.</td></tr>
@@ -3662,6 +3770,7 @@ footer {
 <tr><td><code>avg_consumption</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Average consumption (litres per 100 km).</td></tr>
 <tr><td><code>total_km_last_year</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Distance driven over the last twelve months (km).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3682,12 +3791,15 @@ footer {
       &quot;id&quot;: 42,
       &quot;plate&quot;: &quot;Example plate&quot;,
       &quot;model&quot;: &quot;Example model&quot;,
+      &quot;model_id&quot;: 7,
       &quot;vin&quot;: &quot;Example vin&quot;,
       &quot;driver&quot;: &quot;Example driver&quot;,
+      &quot;driver_id&quot;: 7,
       &quot;seats&quot;: 3,
       &quot;fuel_type&quot;: &quot;diesel&quot;,
       &quot;odometer&quot;: 1250.5,
       &quot;state&quot;: &quot;Example state&quot;,
+      &quot;state_id&quot;: 7,
       &quot;assignation_state&quot;: &quot;free&quot;,
       &quot;acquisition_date&quot;: &quot;2026-01-31&quot;,
       &quot;insurance_expiry&quot;: &quot;2026-01-31&quot;,
@@ -3696,6 +3808,7 @@ footer {
       &quot;avg_consumption&quot;: 1250.5,
       &quot;total_km_last_year&quot;: 1250.5,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.vehicle&amp;view_type=form&quot;
     }
   ],
@@ -3725,11 +3838,15 @@ footer {
 <tr><td><code>serial</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Serial number.</td></tr>
 <tr><td><code>internal_ref</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Internal reference (when it differs from the serial number).</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Hardware model.</td></tr>
+<tr><td><code>product_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the product (product.product): the key to join on, beside its name in \`product\`.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity on hand.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Stock location of the asset.</td></tr>
+<tr><td><code>location_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the location (stock.location): the key to join on, beside its name in \`location\`.</td></tr>
 <tr><td><code>holder</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person holding the asset.</td></tr>
+<tr><td><code>holder_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the holder (res.partner): the key to join on, beside its name in \`holder\`.</td></tr>
 <tr><td><code>lifecycle</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>available</code>, <code>assigned</code>, <code>maintenance</code>, <code>retired</code>, <code>external</code></span></td><td data-label="Description">Lifecycle stage of the asset.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3748,11 +3865,15 @@ footer {
       &quot;serial&quot;: &quot;Example serial&quot;,
       &quot;internal_ref&quot;: &quot;Example internal ref&quot;,
       &quot;product&quot;: &quot;Example product&quot;,
+      &quot;product_id&quot;: 7,
       &quot;quantity&quot;: 1250.5,
       &quot;location&quot;: &quot;Example location&quot;,
+      &quot;location_id&quot;: 7,
       &quot;holder&quot;: &quot;Example holder&quot;,
+      &quot;holder_id&quot;: 7,
       &quot;lifecycle&quot;: &quot;available&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=stock.lot&amp;view_type=form&quot;
     }
   ],
@@ -3778,14 +3899,18 @@ footer {
 <tr><td><code>ticket_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the ticket the consumable was issued for.</td></tr>
 <tr><td><code>ticket_number</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Number of the ticket.</td></tr>
 <tr><td><code>beneficiary</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who received the consumable.</td></tr>
+<tr><td><code>beneficiary_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the beneficiary (res.partner): the key to join on, beside its name in \`beneficiary\`.</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Consumable issued.</td></tr>
+<tr><td><code>product_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the product (product.product): the key to join on, beside its name in \`product\`.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Stock location the consumable was taken from.</td></tr>
+<tr><td><code>location_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the location (stock.location): the key to join on, beside its name in \`location\`.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity issued.</td></tr>
 <tr><td><code>returned_quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity returned.</td></tr>
 <tr><td><code>remaining_quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity not returned.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>out</code>, <code>partial</code>, <code>returned</code></span></td><td data-label="Description">Return state of the move.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of issue.</td></tr>
 <tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Technician who handled the move.</td></tr>
+<tr><td><code>handled_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the handled by (res.users): the key to join on, beside its name in \`handled_by\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3807,14 +3932,18 @@ footer {
       &quot;ticket_id&quot;: 7,
       &quot;ticket_number&quot;: &quot;Example ticket number&quot;,
       &quot;beneficiary&quot;: &quot;Example beneficiary&quot;,
+      &quot;beneficiary_id&quot;: 7,
       &quot;product&quot;: &quot;Example product&quot;,
+      &quot;product_id&quot;: 7,
       &quot;location&quot;: &quot;Example location&quot;,
+      &quot;location_id&quot;: 7,
       &quot;quantity&quot;: 1250.5,
       &quot;returned_quantity&quot;: 1250.5,
       &quot;remaining_quantity&quot;: 1250.5,
       &quot;state&quot;: &quot;out&quot;,
       &quot;date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;handled_by&quot;: &quot;Example handled by&quot;,
+      &quot;handled_by_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=it.consumable.move&amp;view_type=form&quot;
     }
   ],
@@ -3840,20 +3969,27 @@ footer {
 <tr><td><code>number</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Ticket number.</td></tr>
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject of the ticket.</td></tr>
 <tr><td><code>type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Request category (ticket type).</td></tr>
+<tr><td><code>type_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the type (it.ticket.type): the key to join on, beside its name in \`type\`.</td></tr>
 <tr><td><code>stage</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Current stage.</td></tr>
+<tr><td><code>stage_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the stage (it.ticket.stage): the key to join on, beside its name in \`stage\`.</td></tr>
 <tr><td><code>is_closed</code></td><td data-label="Type">boolean</td><td data-label="Description">The current stage is a closing stage.</td></tr>
 <tr><td><code>team</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Support team in charge.</td></tr>
+<tr><td><code>team_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the team (it.ticket.team): the key to join on, beside its name in \`team\`.</td></tr>
 <tr><td><code>assignees</code></td><td data-label="Type">array of string <span class="b pd">personal data</span></td><td data-label="Description">Assigned technicians.</td></tr>
+<tr><td><code>assignee_ids</code></td><td data-label="Type">array of integer</td><td data-label="Description">Ids of the assignees (res.users): the keys to join on, in the order of \`assignees\`.</td></tr>
 <tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">First assigned technician, or null (earlier listing).</td></tr>
 <tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who raised the ticket.</td></tr>
+<tr><td><code>requester_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the requester (res.partner): the key to join on, beside its name in \`requester\`.</td></tr>
 <tr><td><code>requester_email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Email address of the requester.</td></tr>
 <tr><td><code>priority</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>0</code>, <code>1</code>, <code>2</code>, <code>3</code></span></td><td data-label="Description">Priority: 0 low, 1 normal, 2 high, 3 critical.</td></tr>
 <tr><td><code>kanban_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>normal</code>, <code>done</code>, <code>blocked</code></span></td><td data-label="Description">Kanban status: normal (in progress), done (ready) or blocked.</td></tr>
 <tr><td><code>assigned_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time the ticket was assigned.</td></tr>
 <tr><td><code>closed_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time the ticket was closed.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Category of the ticket (earlier listing).</td></tr>
+<tr><td><code>category_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the category (it.ticket.category): the key to join on, beside its name in \`category\`.</td></tr>
 <tr><td><code>validation_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>none</code>, <code>to_validate</code>, <code>validated</code>, <code>rejected</code></span></td><td data-label="Description">Hierarchical validation status, if the request requires one (earlier listing).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3876,23 +4012,33 @@ footer {
       &quot;number&quot;: &quot;Example number&quot;,
       &quot;name&quot;: &quot;Example name&quot;,
       &quot;type&quot;: &quot;Example type&quot;,
+      &quot;type_id&quot;: 7,
       &quot;stage&quot;: &quot;Example stage&quot;,
+      &quot;stage_id&quot;: 7,
       &quot;is_closed&quot;: true,
       &quot;team&quot;: &quot;Example team&quot;,
+      &quot;team_id&quot;: 7,
       &quot;assignees&quot;: [
         &quot;Example assignees 1&quot;,
         &quot;Example assignees 2&quot;
       ],
+      &quot;assignee_ids&quot;: [
+        7,
+        9
+      ],
       &quot;assignee&quot;: &quot;Example assignee&quot;,
       &quot;requester&quot;: &quot;Example requester&quot;,
+      &quot;requester_id&quot;: 7,
       &quot;requester_email&quot;: &quot;someone@example.org&quot;,
       &quot;priority&quot;: &quot;0&quot;,
       &quot;kanban_state&quot;: &quot;normal&quot;,
       &quot;assigned_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;closed_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;category&quot;: &quot;Example category&quot;,
+      &quot;category_id&quot;: 7,
       &quot;validation_state&quot;: &quot;none&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=it.ticket&amp;view_type=form&quot;
     }
   ],
@@ -3927,10 +4073,12 @@ footer {
 <tr><td><code>product_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the product ordered.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity ordered.</td></tr>
 <tr><td><code>uom</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Unit of measure of the quantity.</td></tr>
+<tr><td><code>uom_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the uom (uom.uom): the key to join on, beside its name in \`uom\`.</td></tr>
 <tr><td><code>price_unit</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Unit price.</td></tr>
 <tr><td><code>price_subtotal</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Line amount excluding tax.</td></tr>
 <tr><td><code>price_total</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Line amount including tax.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>qty_received</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity received.</td></tr>
 <tr><td><code>qty_invoiced</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity billed by the vendor.</td></tr>
 <tr><td><code>date_planned</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Expected arrival date and time.</td></tr>
@@ -3961,10 +4109,12 @@ footer {
       &quot;product_id&quot;: 7,
       &quot;quantity&quot;: 1250.5,
       &quot;uom&quot;: &quot;Example uom&quot;,
+      &quot;uom_id&quot;: 7,
       &quot;price_unit&quot;: 1250.5,
       &quot;price_subtotal&quot;: 1250.5,
       &quot;price_total&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;qty_received&quot;: 1250.5,
       &quot;qty_invoiced&quot;: 1250.5,
       &quot;date_planned&quot;: &quot;2026-01-31T08:00:00Z&quot;,
@@ -4002,6 +4152,7 @@ footer {
 <tr><td><code>subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Short description of what the order covers.</td></tr>
 <tr><td><code>budget_line</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Budget line charged.</td></tr>
 <tr><td><code>department</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Requesting department.</td></tr>
+<tr><td><code>department_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the department (hr.department): the key to join on, beside its name in \`department\`.</td></tr>
 <tr><td><code>delivery_condition</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Delivery conditions agreed with the vendor.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Originating document.</td></tr>
 <tr><td><code>date_order</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Order deadline.</td></tr>
@@ -4010,13 +4161,16 @@ footer {
 <tr><td><code>amount_untaxed</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total amount excluding tax.</td></tr>
 <tr><td><code>amount_total</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total amount including tax.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>sent</code>, <code>org_tribu</code>, <code>to approve</code>, <code>purchase</code>, <code>cancel</code></span></td><td data-label="Description">State of the order (org_tribu = awaiting tribe validation).</td></tr>
 <tr><td><code>invoice_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>no</code>, <code>to invoice</code>, <code>invoiced</code></span></td><td data-label="Description">Billing status.</td></tr>
 <tr><td><code>buyer</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Buyer in charge of the order.</td></tr>
+<tr><td><code>buyer_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the buyer (res.users): the key to join on, beside its name in \`buyer\`.</td></tr>
 <tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who entered the order.</td></tr>
 <tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the person who entered the order (user).</td></tr>
 <tr><td><code>created_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Creation date and time of the record.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4050,6 +4204,7 @@ footer {
       &quot;subject&quot;: &quot;Example subject&quot;,
       &quot;budget_line&quot;: &quot;Example budget line&quot;,
       &quot;department&quot;: &quot;Example department&quot;,
+      &quot;department_id&quot;: 7,
       &quot;delivery_condition&quot;: &quot;Example delivery condition&quot;,
       &quot;origin&quot;: &quot;Example origin&quot;,
       &quot;date_order&quot;: &quot;2026-01-31T08:00:00Z&quot;,
@@ -4058,13 +4213,16 @@ footer {
       &quot;amount_untaxed&quot;: 1250.5,
       &quot;amount_total&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;state&quot;: &quot;draft&quot;,
       &quot;invoice_status&quot;: &quot;no&quot;,
       &quot;buyer&quot;: &quot;Example buyer&quot;,
+      &quot;buyer_id&quot;: 7,
       &quot;author&quot;: &quot;Example author&quot;,
       &quot;author_id&quot;: 7,
       &quot;created_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=purchase.order&amp;view_type=form&quot;
     }
   ],
@@ -4175,6 +4333,7 @@ footer {
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Name of the equipment.</td></tr>
 <tr><td><code>code</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Short code of the equipment.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Category of the equipment.</td></tr>
+<tr><td><code>category_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the category (space.category): the key to join on, beside its name in \`category\`.</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the equipment.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
@@ -4193,6 +4352,7 @@ footer {
       &quot;name&quot;: &quot;Example name&quot;,
       &quot;code&quot;: &quot;Example code&quot;,
       &quot;category&quot;: &quot;Example category&quot;,
+      &quot;category_id&quot;: 7,
       &quot;description&quot;: &quot;Example description&quot;,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=space.equipment&amp;view_type=form&quot;
     }
@@ -4224,10 +4384,13 @@ footer {
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>planned</code>, <code>in_progress</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">State of the maintenance.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>preventive</code>, <code>curative</code>, <code>cleaning</code>, <code>other</code></span></td><td data-label="Description">Kind of maintenance.</td></tr>
 <tr><td><code>technician</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Internal technician.</td></tr>
+<tr><td><code>technician_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the technician (res.users): the key to join on, beside its name in \`technician\`.</td></tr>
 <tr><td><code>external_technician</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">External technician or contractor.</td></tr>
+<tr><td><code>external_technician_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the external technician (res.partner): the key to join on, beside its name in \`external_technician\`.</td></tr>
 <tr><td><code>blocks_reservations</code></td><td data-label="Type">boolean</td><td data-label="Description">Prevents any reservation on the slot.</td></tr>
 <tr><td><code>check_progress</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Progress of the maintenance checklist (percent).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4254,10 +4417,13 @@ footer {
       &quot;state&quot;: &quot;planned&quot;,
       &quot;category&quot;: &quot;preventive&quot;,
       &quot;technician&quot;: &quot;Example technician&quot;,
+      &quot;technician_id&quot;: 7,
       &quot;external_technician&quot;: &quot;Example external technician&quot;,
+      &quot;external_technician_id&quot;: 7,
       &quot;blocks_reservations&quot;: true,
       &quot;check_progress&quot;: 1250.5,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=space.maintenance&amp;view_type=form&quot;
     }
   ],
@@ -4285,21 +4451,25 @@ footer {
 <tr><td><code>space</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Space reserved.</td></tr>
 <tr><td><code>space_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the space.</td></tr>
 <tr><td><code>activity</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Activity planned in the space.</td></tr>
+<tr><td><code>activity_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the activity (space.activity): the key to join on, beside its name in \`activity\`.</td></tr>
 <tr><td><code>start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Start of the reservation.</td></tr>
 <tr><td><code>stop</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the reservation.</td></tr>
 <tr><td><code>duration</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Duration of the reservation (hours).</td></tr>
 <tr><td><code>attendees_expected</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of attendees expected.</td></tr>
 <tr><td><code>attendees_actual</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of attendees actually present.</td></tr>
 <tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who requested the reservation.</td></tr>
+<tr><td><code>requester_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the requester (res.partner): the key to join on, beside its name in \`requester\`.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Origin of the request (internal or public).</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancelled</code>, <code>done</code></span></td><td data-label="Description">State of the reservation.</td></tr>
 <tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User who approved or refused the reservation.</td></tr>
+<tr><td><code>approver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the approver (res.users): the key to join on, beside its name in \`approver\`.</td></tr>
 <tr><td><code>approved_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the approval.</td></tr>
 <tr><td><code>refusal_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a refusal.</td></tr>
 <tr><td><code>cancellation_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a cancellation.</td></tr>
 <tr><td><code>check_in_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the check-in.</td></tr>
 <tr><td><code>check_out_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the check-out.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4322,21 +4492,25 @@ footer {
       &quot;space&quot;: &quot;Example space&quot;,
       &quot;space_id&quot;: 7,
       &quot;activity&quot;: &quot;Example activity&quot;,
+      &quot;activity_id&quot;: 7,
       &quot;start&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;stop&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;duration&quot;: 1250.5,
       &quot;attendees_expected&quot;: 3,
       &quot;attendees_actual&quot;: 3,
       &quot;requester&quot;: &quot;Example requester&quot;,
+      &quot;requester_id&quot;: 7,
       &quot;origin&quot;: &quot;internal&quot;,
       &quot;state&quot;: &quot;pending&quot;,
       &quot;approver&quot;: &quot;Example approver&quot;,
+      &quot;approver_id&quot;: 7,
       &quot;approved_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;refusal_reason&quot;: &quot;Example refusal reason&quot;,
       &quot;cancellation_reason&quot;: &quot;Example cancellation reason&quot;,
       &quot;check_in_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;check_out_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=space.reservation&amp;view_type=form&quot;
     }
   ],
@@ -4367,6 +4541,7 @@ footer {
 <tr><td><code>parent_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the parent site.</td></tr>
 <tr><td><code>address</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Address of the site.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4388,6 +4563,7 @@ footer {
       &quot;parent_id&quot;: 7,
       &quot;address&quot;: &quot;Example address&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=space.site&amp;view_type=form&quot;
     }
   ],
@@ -4424,13 +4600,16 @@ footer {
 <tr><td><code>capacity</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Capacity (people).</td></tr>
 <tr><td><code>hourly_price</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Hourly price.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the hourly price.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>categories</code></td><td data-label="Type">array of string</td><td data-label="Description">Names of the categories of the space.</td></tr>
+<tr><td><code>categorie_ids</code></td><td data-label="Type">array of integer</td><td data-label="Description">Ids of the categories (space.category): the keys to join on, in the order of \`categories\`.</td></tr>
 <tr><td><code>public_visibility</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>private</code>, <code>internal</code>, <code>public</code></span></td><td data-label="Description">Visibility of the space for bookings.</td></tr>
 <tr><td><code>approval_required</code></td><td data-label="Type">boolean</td><td data-label="Description">Reservations need an approval.</td></tr>
 <tr><td><code>min_lead_hours</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Minimum booking notice (hours).</td></tr>
 <tr><td><code>max_lead_days</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Maximum booking horizon (days).</td></tr>
 <tr><td><code>cancel_deadline_hours</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Cancellation limit (hours before start).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4459,9 +4638,14 @@ footer {
       &quot;capacity&quot;: 3,
       &quot;hourly_price&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;categories&quot;: [
         &quot;Example categories 1&quot;,
         &quot;Example categories 2&quot;
+      ],
+      &quot;categorie_ids&quot;: [
+        7,
+        9
       ],
       &quot;public_visibility&quot;: &quot;private&quot;,
       &quot;approval_required&quot;: true,
@@ -4469,6 +4653,7 @@ footer {
       &quot;max_lead_days&quot;: 3,
       &quot;cancel_deadline_hours&quot;: 3,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=space.space&amp;view_type=form&quot;
     }
   ],
@@ -4500,12 +4685,17 @@ footer {
 <tr><td><code>subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject concerned.</td></tr>
 <tr><td><code>subject_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the subject concerned.</td></tr>
 <tr><td><code>sprint</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Sprint during which the blocker was raised.</td></tr>
+<tr><td><code>sprint_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the sprint (sprint.sprint): the key to join on, beside its name in \`sprint\`.</td></tr>
 <tr><td><code>squad</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Squad that is blocked.</td></tr>
+<tr><td><code>squad_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the squad (sprint.squad): the key to join on, beside its name in \`squad\`.</td></tr>
 <tr><td><code>owner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person in charge of following the blocker.</td></tr>
+<tr><td><code>owner_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the owner (res.users): the key to join on, beside its name in \`owner\`.</td></tr>
 <tr><td><code>unblocker</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Who can lift the blocker (person or body; free text).</td></tr>
 <tr><td><code>unblocker_user</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person to notify to lift the blocker.</td></tr>
+<tr><td><code>unblocker_user_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the unblocker user (res.users): the key to join on, beside its name in \`unblocker_user\`.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>member</code>, <code>feedback</code>, <code>no_feedback</code></span></td><td data-label="Description">Where the blocker comes from.</td></tr>
 <tr><td><code>reported_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who reported the blocker.</td></tr>
+<tr><td><code>reported_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the reported by (res.users): the key to join on, beside its name in \`reported_by\`.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Blocked since.</td></tr>
 <tr><td><code>date_lifted</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date the blocker was lifted (null while open).</td></tr>
 <tr><td><code>is_open</code></td><td data-label="Type">boolean</td><td data-label="Description">True while the blocker has not been lifted.</td></tr>
@@ -4536,12 +4726,17 @@ footer {
       &quot;subject&quot;: &quot;Example subject&quot;,
       &quot;subject_id&quot;: 7,
       &quot;sprint&quot;: &quot;Example sprint&quot;,
+      &quot;sprint_id&quot;: 7,
       &quot;squad&quot;: &quot;Example squad&quot;,
+      &quot;squad_id&quot;: 7,
       &quot;owner&quot;: &quot;Example owner&quot;,
+      &quot;owner_id&quot;: 7,
       &quot;unblocker&quot;: &quot;Example unblocker&quot;,
       &quot;unblocker_user&quot;: &quot;Example unblocker user&quot;,
+      &quot;unblocker_user_id&quot;: 7,
       &quot;origin&quot;: &quot;member&quot;,
       &quot;reported_by&quot;: &quot;Example reported by&quot;,
+      &quot;reported_by_id&quot;: 7,
       &quot;date_start&quot;: &quot;2026-01-31&quot;,
       &quot;date_lifted&quot;: &quot;2026-01-31&quot;,
       &quot;is_open&quot;: true,
@@ -4586,7 +4781,9 @@ footer {
 <tr><td><code>key_result_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the key result served.</td></tr>
 <tr><td><code>expected_proof</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Evidence expected to show the engagement is kept.</td></tr>
 <tr><td><code>sprint</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Sprint in which the engagement was taken.</td></tr>
+<tr><td><code>sprint_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the sprint (sprint.sprint): the key to join on, beside its name in \`sprint\`.</td></tr>
 <tr><td><code>subjects</code></td><td data-label="Type">array of string</td><td data-label="Description">Subjects serving the engagement.</td></tr>
+<tr><td><code>subject_ids</code></td><td data-label="Type">array of integer</td><td data-label="Description">Ids of the subjects (sprint.subject): the keys to join on, in the order of \`subjects\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4621,9 +4818,14 @@ footer {
       &quot;key_result_id&quot;: 7,
       &quot;expected_proof&quot;: &quot;Example expected proof&quot;,
       &quot;sprint&quot;: &quot;Example sprint&quot;,
+      &quot;sprint_id&quot;: 7,
       &quot;subjects&quot;: [
         &quot;Example subjects 1&quot;,
         &quot;Example subjects 2&quot;
+      ],
+      &quot;subject_ids&quot;: [
+        7,
+        9
       ],
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=sprint.engagement&amp;view_type=form&quot;
     }
@@ -4658,7 +4860,9 @@ footer {
 <tr><td><code>objective</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Objective the key result belongs to.</td></tr>
 <tr><td><code>objective_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the objective.</td></tr>
 <tr><td><code>squad</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Squad carrying the key result.</td></tr>
+<tr><td><code>squad_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the squad (sprint.squad): the key to join on, beside its name in \`squad\`.</td></tr>
 <tr><td><code>measures</code></td><td data-label="Type">array of string</td><td data-label="Description">Measures of the key result.</td></tr>
+<tr><td><code>measure_ids</code></td><td data-label="Type">array of integer</td><td data-label="Description">Ids of the measures (sprint.measure): the keys to join on, in the order of \`measures\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4683,9 +4887,14 @@ footer {
       &quot;objective&quot;: &quot;Example objective&quot;,
       &quot;objective_id&quot;: 7,
       &quot;squad&quot;: &quot;Example squad&quot;,
+      &quot;squad_id&quot;: 7,
       &quot;measures&quot;: [
         &quot;Example measures 1&quot;,
         &quot;Example measures 2&quot;
+      ],
+      &quot;measure_ids&quot;: [
+        7,
+        9
       ],
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=sprint.key.result&amp;view_type=form&quot;
     }
@@ -4715,11 +4924,13 @@ footer {
 <tr><td><code>key_result</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Key result of the measure.</td></tr>
 <tr><td><code>key_result_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the key result of the measure.</td></tr>
 <tr><td><code>squad</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Squad of the key result.</td></tr>
+<tr><td><code>squad_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the squad (sprint.squad): the key to join on, beside its name in \`squad\`.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the reading.</td></tr>
 <tr><td><code>value</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Value read.</td></tr>
 <tr><td><code>unit</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Unit of the measure.</td></tr>
 <tr><td><code>note</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Comment on the reading.</td></tr>
 <tr><td><code>read_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who recorded the reading.</td></tr>
+<tr><td><code>read_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the read by (res.users): the key to join on, beside its name in \`read_by\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4742,11 +4953,13 @@ footer {
       &quot;key_result&quot;: &quot;Example key result&quot;,
       &quot;key_result_id&quot;: 7,
       &quot;squad&quot;: &quot;Example squad&quot;,
+      &quot;squad_id&quot;: 7,
       &quot;date&quot;: &quot;2026-01-31&quot;,
       &quot;value&quot;: 1250.5,
       &quot;unit&quot;: &quot;Example unit&quot;,
       &quot;note&quot;: &quot;Example note&quot;,
       &quot;read_by&quot;: &quot;Example read by&quot;,
+      &quot;read_by_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=sprint.measure.reading&amp;view_type=form&quot;
     }
   ],
@@ -4775,6 +4988,7 @@ footer {
 <tr><td><code>key_result</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Key result measured.</td></tr>
 <tr><td><code>key_result_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the key result measured.</td></tr>
 <tr><td><code>squad</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Squad carrying the key result.</td></tr>
+<tr><td><code>squad_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the squad (sprint.squad): the key to join on, beside its name in \`squad\`.</td></tr>
 <tr><td><code>start_value</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Value at the start of the exercice.</td></tr>
 <tr><td><code>milestone_value</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Value expected at the milestone.</td></tr>
 <tr><td><code>milestone_date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the milestone.</td></tr>
@@ -4802,6 +5016,7 @@ footer {
       &quot;key_result&quot;: &quot;Example key result&quot;,
       &quot;key_result_id&quot;: 7,
       &quot;squad&quot;: &quot;Example squad&quot;,
+      &quot;squad_id&quot;: 7,
       &quot;start_value&quot;: 1250.5,
       &quot;milestone_value&quot;: 1250.5,
       &quot;milestone_date&quot;: &quot;2026-01-31&quot;,
@@ -4926,14 +5141,19 @@ footer {
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the transfer.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Source document (purchase order, request...).</td></tr>
 <tr><td><code>picking_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Operation type (receipt, delivery, internal transfer).</td></tr>
+<tr><td><code>picking_type_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the picking type (stock.picking.type): the key to join on, beside its name in \`picking_type\`.</td></tr>
 <tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Contact (vendor or recipient).</td></tr>
+<tr><td><code>partner_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the partner (res.partner): the key to join on, beside its name in \`partner\`.</td></tr>
 <tr><td><code>source_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location the goods leave.</td></tr>
+<tr><td><code>source_location_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the source location (stock.location): the key to join on, beside its name in \`source_location\`.</td></tr>
 <tr><td><code>destination_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location the goods reach.</td></tr>
+<tr><td><code>destination_location_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the destination location (stock.location): the key to join on, beside its name in \`destination_location\`.</td></tr>
 <tr><td><code>scheduled_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Scheduled date of the transfer.</td></tr>
 <tr><td><code>date_done</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date the transfer was done.</td></tr>
 <tr><td><code>priority</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>0</code>, <code>1</code></span></td><td data-label="Description">Priority: &quot;0&quot; normal, &quot;1&quot; urgent.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>waiting</code>, <code>confirmed</code>, <code>assigned</code>, <code>done</code>, <code>cancel</code></span></td><td data-label="Description">State of the transfer.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4954,14 +5174,19 @@ footer {
       &quot;reference&quot;: &quot;Example reference&quot;,
       &quot;origin&quot;: &quot;Example origin&quot;,
       &quot;picking_type&quot;: &quot;Example picking type&quot;,
+      &quot;picking_type_id&quot;: 7,
       &quot;partner&quot;: &quot;Example partner&quot;,
+      &quot;partner_id&quot;: 7,
       &quot;source_location&quot;: &quot;Example source location&quot;,
+      &quot;source_location_id&quot;: 7,
       &quot;destination_location&quot;: &quot;Example destination location&quot;,
+      &quot;destination_location_id&quot;: 7,
       &quot;scheduled_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;date_done&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;priority&quot;: &quot;0&quot;,
       &quot;state&quot;: &quot;draft&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=stock.picking&amp;view_type=form&quot;
     }
   ],
@@ -4991,12 +5216,16 @@ footer {
 <tr><td><code>country</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination country the rate applies to.</td></tr>
 <tr><td><code>country_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the destination country.</td></tr>
 <tr><td><code>city</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination city the rate applies to (null: whole country).</td></tr>
+<tr><td><code>city_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city (res.city): the key to join on, beside its name in \`city\`.</td></tr>
 <tr><td><code>daily_rate</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Daily allowance amount.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the daily rate.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>has_tiers</code></td><td data-label="Type">boolean</td><td data-label="Description">Duration tiers exist for this rate.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site or programme area) the rate belongs to.</td></tr>
+<tr><td><code>environment_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the environment (ops.environment): the key to join on, beside its name in \`environment\`.</td></tr>
 <tr><td><code>note</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Free note.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -5016,12 +5245,16 @@ footer {
       &quot;country&quot;: &quot;Example country&quot;,
       &quot;country_id&quot;: 7,
       &quot;city&quot;: &quot;Example city&quot;,
+      &quot;city_id&quot;: 7,
       &quot;daily_rate&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;has_tiers&quot;: true,
       &quot;environment&quot;: &quot;Example environment&quot;,
+      &quot;environment_id&quot;: 7,
       &quot;note&quot;: &quot;Example note&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=travel.perdiem.rate&amp;view_type=form&quot;
     }
   ],
@@ -5051,9 +5284,12 @@ footer {
 <tr><td><code>trip_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the trip (mission) concerned, if any.</td></tr>
 <tr><td><code>trip_reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the trip concerned.</td></tr>
 <tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User travelling.</td></tr>
+<tr><td><code>traveler_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the traveler (res.users): the key to join on, beside its name in \`traveler\`.</td></tr>
 <tr><td><code>mission_object</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Purpose of the mission.</td></tr>
 <tr><td><code>country</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination country.</td></tr>
+<tr><td><code>country_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country (res.country): the key to join on, beside its name in \`country\`.</td></tr>
 <tr><td><code>city</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination city.</td></tr>
+<tr><td><code>city_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city (res.city): the key to join on, beside its name in \`city\`.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">First day of the mission.</td></tr>
 <tr><td><code>date_end</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Last day of the mission.</td></tr>
 <tr><td><code>duration_days</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Days paid, after the first-day and last-day rules (halves possible).</td></tr>
@@ -5067,16 +5303,21 @@ footer {
 <tr><td><code>total_amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total allowance due.</td></tr>
 <tr><td><code>financing_type</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>org</code>, <code>partner</code>, <code>mixed</code></span></td><td data-label="Description">Who finances the allowance: the organisation only (org), a partner, or both (mixed).</td></tr>
 <tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Co-financing partner.</td></tr>
+<tr><td><code>partner_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the partner (res.partner): the key to join on, beside its name in \`partner\`.</td></tr>
 <tr><td><code>partner_share_pct</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Share financed by the partner (percent).</td></tr>
 <tr><td><code>amount_company</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount borne by the organisation.</td></tr>
 <tr><td><code>amount_partner</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount borne by the partner.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site or programme area) charged.</td></tr>
+<tr><td><code>environment_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the environment (ops.environment): the key to join on, beside its name in \`environment\`.</td></tr>
 <tr><td><code>validator</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User who validates the request.</td></tr>
+<tr><td><code>validator_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the validator (res.users): the key to join on, beside its name in \`validator\`.</td></tr>
 <tr><td><code>submit_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was submitted.</td></tr>
 <tr><td><code>approve_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was approved.</td></tr>
 <tr><td><code>reject_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was rejected.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -5103,9 +5344,12 @@ footer {
       &quot;trip_id&quot;: 7,
       &quot;trip_reference&quot;: &quot;Example trip reference&quot;,
       &quot;traveler&quot;: &quot;Example traveler&quot;,
+      &quot;traveler_id&quot;: 7,
       &quot;mission_object&quot;: &quot;Example mission object&quot;,
       &quot;country&quot;: &quot;Example country&quot;,
+      &quot;country_id&quot;: 7,
       &quot;city&quot;: &quot;Example city&quot;,
+      &quot;city_id&quot;: 7,
       &quot;date_start&quot;: &quot;2026-01-31&quot;,
       &quot;date_end&quot;: &quot;2026-01-31&quot;,
       &quot;duration_days&quot;: 1250.5,
@@ -5119,16 +5363,21 @@ footer {
       &quot;total_amount&quot;: 1250.5,
       &quot;financing_type&quot;: &quot;org&quot;,
       &quot;partner&quot;: &quot;Example partner&quot;,
+      &quot;partner_id&quot;: 7,
       &quot;partner_share_pct&quot;: 1250.5,
       &quot;amount_company&quot;: 1250.5,
       &quot;amount_partner&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;environment&quot;: &quot;Example environment&quot;,
+      &quot;environment_id&quot;: 7,
       &quot;validator&quot;: &quot;Example validator&quot;,
+      &quot;validator_id&quot;: 7,
       &quot;submit_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;approve_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;reject_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=travel.perdiem.request&amp;view_type=form&quot;
     }
   ],
@@ -5156,6 +5405,7 @@ footer {
 <tr><td><code>trip_reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the trip.</td></tr>
 <tr><td><code>cost</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Cost of the expense.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the cost.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>notes</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Free notes.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
@@ -5176,6 +5426,7 @@ footer {
       &quot;trip_reference&quot;: &quot;Example trip reference&quot;,
       &quot;cost&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;notes&quot;: &quot;Example notes&quot;,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=travel.trip.expense&amp;view_type=form&quot;
     }
@@ -5205,9 +5456,13 @@ footer {
 <tr><td><code>position</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Rank of the stage in the mission.</td></tr>
 <tr><td><code>is_return_leg</code></td><td data-label="Type">boolean</td><td data-label="Description">The stage is the return leg.</td></tr>
 <tr><td><code>city_from</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">City of departure.</td></tr>
+<tr><td><code>city_from_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city from (res.city): the key to join on, beside its name in \`city_from\`.</td></tr>
 <tr><td><code>country_from</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Country of departure.</td></tr>
+<tr><td><code>country_from_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country from (res.country): the key to join on, beside its name in \`country_from\`.</td></tr>
 <tr><td><code>city_to</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">City of arrival.</td></tr>
+<tr><td><code>city_to_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city to (res.city): the key to join on, beside its name in \`city_to\`.</td></tr>
 <tr><td><code>country_to</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Country of arrival.</td></tr>
+<tr><td><code>country_to_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country to (res.country): the key to join on, beside its name in \`country_to\`.</td></tr>
 <tr><td><code>date_from</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">First day of the stage.</td></tr>
 <tr><td><code>date_to</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Last day of the stage.</td></tr>
 <tr><td><code>duration_days</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Duration of the stage in days (both ends included).</td></tr>
@@ -5235,9 +5490,13 @@ footer {
       &quot;position&quot;: 3,
       &quot;is_return_leg&quot;: true,
       &quot;city_from&quot;: &quot;Example city from&quot;,
+      &quot;city_from_id&quot;: 7,
       &quot;country_from&quot;: &quot;Example country from&quot;,
+      &quot;country_from_id&quot;: 7,
       &quot;city_to&quot;: &quot;Example city to&quot;,
+      &quot;city_to_id&quot;: 7,
       &quot;country_to&quot;: &quot;Example country to&quot;,
+      &quot;country_to_id&quot;: 7,
       &quot;date_from&quot;: &quot;2026-01-31&quot;,
       &quot;date_to&quot;: &quot;2026-01-31&quot;,
       &quot;duration_days&quot;: 3,
@@ -5312,14 +5571,20 @@ footer {
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Title of the mission.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>planned</code>, <code>in_progress</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">State of the trip.</td></tr>
 <tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User travelling.</td></tr>
+<tr><td><code>traveler_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the traveler (res.users): the key to join on, beside its name in \`traveler\`.</td></tr>
 <tr><td><code>traveler_name</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Full name of the traveller.</td></tr>
 <tr><td><code>traveler_email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Email address of the traveller.</td></tr>
 <tr><td><code>trip_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Kind of mission.</td></tr>
+<tr><td><code>trip_type_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the trip type (travel.trip.type): the key to join on, beside its name in \`trip_type\`.</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the mission.</td></tr>
 <tr><td><code>city_departure</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">City of departure.</td></tr>
+<tr><td><code>city_departure_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city departure (res.city): the key to join on, beside its name in \`city_departure\`.</td></tr>
 <tr><td><code>country_departure</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Country of departure.</td></tr>
+<tr><td><code>country_departure_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country departure (res.country): the key to join on, beside its name in \`country_departure\`.</td></tr>
 <tr><td><code>city_destination</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination city.</td></tr>
+<tr><td><code>city_destination_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city destination (res.city): the key to join on, beside its name in \`city_destination\`.</td></tr>
 <tr><td><code>country_destination</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination country.</td></tr>
+<tr><td><code>country_destination_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country destination (res.country): the key to join on, beside its name in \`country_destination\`.</td></tr>
 <tr><td><code>date_submission</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date the trip was submitted.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">First day of the trip.</td></tr>
 <tr><td><code>date_end</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Last day of the trip.</td></tr>
@@ -5329,9 +5594,11 @@ footer {
 <tr><td><code>per_diem_total</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total of the per-diem requests of the trip (excluding rejected and cancelled ones).</td></tr>
 <tr><td><code>insurance_premium</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Travel insurance premium.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>has_per_diem</code></td><td data-label="Type">boolean</td><td data-label="Description">The traveller is entitled to per diems on this trip.</td></tr>
 <tr><td><code>has_return_stage</code></td><td data-label="Type">boolean</td><td data-label="Description">One of the stages is a return leg.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -5355,14 +5622,20 @@ footer {
       &quot;name&quot;: &quot;Example name&quot;,
       &quot;state&quot;: &quot;draft&quot;,
       &quot;traveler&quot;: &quot;Example traveler&quot;,
+      &quot;traveler_id&quot;: 7,
       &quot;traveler_name&quot;: &quot;Example traveler name&quot;,
       &quot;traveler_email&quot;: &quot;someone@example.org&quot;,
       &quot;trip_type&quot;: &quot;Example trip type&quot;,
+      &quot;trip_type_id&quot;: 7,
       &quot;description&quot;: &quot;Example description&quot;,
       &quot;city_departure&quot;: &quot;Example city departure&quot;,
+      &quot;city_departure_id&quot;: 7,
       &quot;country_departure&quot;: &quot;Example country departure&quot;,
+      &quot;country_departure_id&quot;: 7,
       &quot;city_destination&quot;: &quot;Example city destination&quot;,
+      &quot;city_destination_id&quot;: 7,
       &quot;country_destination&quot;: &quot;Example country destination&quot;,
+      &quot;country_destination_id&quot;: 7,
       &quot;date_submission&quot;: &quot;2026-01-31&quot;,
       &quot;date_start&quot;: &quot;2026-01-31&quot;,
       &quot;date_end&quot;: &quot;2026-01-31&quot;,
@@ -5372,9 +5645,11 @@ footer {
       &quot;per_diem_total&quot;: 1250.5,
       &quot;insurance_premium&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;has_per_diem&quot;: true,
       &quot;has_return_stage&quot;: true,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=travel.trip&amp;view_type=form&quot;
     }
   ],
@@ -5673,7 +5948,7 @@ Every data route needs \`Authorization: Bearer <API key>\`; the documentation ro
 - Every record has an integer \`id\`, always present; the other fields are all present unless \`fields\` selects a subset.
 - Types: \`integer\`, \`number\`, \`boolean\`, \`string\`; dates (\`string(date)\`) are \`YYYY-MM-DD\`, date-times (\`string(date-time)\`) ISO 8601 in UTC ending in \`Z\`; arrays hold the readable names of related records (\`string[]\`) or their ids (\`integer[]\`).
 - \`|null\`: the field may be \`null\` (an empty relation, or one the API account cannot read; the request still succeeds). Nulls of the second kind are named in \`meta.unreadable_fields\` (a detail answer then has a \`meta\` too) and in the \`X-Unreadable-Fields\` header (an export has the header only): they are not the record's value, so a sync should not store them as one.
-- Fields named \`*_id\` hold the id of a related record; the sibling without the suffix holds its readable name. \`url\` links to the record in the ERP interface.
+- A related record's name comes with its id (\`driver_id\` beside \`driver\`, \`assignee_ids\` beside \`assignees\`): join by id, never by name. Below, it is on its name's line (\`Id: driver_id.\`). \`url\` links to the record in the ERP interface.
 - Enumerated fields (\`"a"|"b"\`) take exactly one of the listed strings.
 - [personal data] marks personal data: handle it accordingly. [deprecated] marks what may go; answers touching it carry a \`Deprecation\` header.
 
@@ -5690,8 +5965,9 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - order: \`field\`, \`field asc\` or \`field desc\`, comma-separated, among the resource's sortable fields; \`id\` is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP orders first by fractions of a second that answers round off.
 - fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
 - expand: \`Expand:\` relations in each record, \`lines(id,price_total),order\` (lists stop at 50: \`meta.expanded\`).
-- **Exports**: \`GET /api/v1/<domain>/<resource>/export\` takes \`format\`, \`fields\`, \`since_id\`, \`csv_formulas\`, \`changed_since\` and the filters: every match as one file, streamed by ascending id; \`since_id\` resumes after an id; \`limit\`, \`offset\`, \`order\` or \`total\` is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with \`since_id\`. The list route also answers an export to \`format=csv|ndjson\` or \`Accept: text/csv\`, for older clients.
-- format: \`csv\` (default) or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`). CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula has a \`'\` in front (numbers never: see \`csv_formulas\`).
+- **Exports**: \`GET /api/v1/<domain>/<resource>/export\` takes \`format\`, \`fields\`, \`since_id\`, \`csv_formulas\`, \`csv_dialect\`, \`changed_since\` and the filters: every match as one file, streamed by ascending id; \`since_id\` resumes after an id; \`limit\`, \`offset\`, \`order\` or \`total\` is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with \`since_id\`. The list route also answers an export to \`format=csv|ndjson\` or \`Accept: text/csv\`, for older clients.
+- format: \`csv\` (default), \`ndjson\` or \`parquet\` (typed columns) (or \`Accept: text/csv\`, \`application/x-ndjson\`, \`application/vnd.apache.parquet\`). CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula has a \`'\` in front (numbers never: see \`csv_formulas\`).
+- csv_dialect: \`excel\` (BOM, date-times \`2026-01-05 14:30:00\`, \`TRUE\`/\`FALSE\`) or \`excel-semicolon\` (also \`;\`, decimal comma); CSV only. Exports send \`X-Total-Count\` (the rows) and compress as \`Accept-Encoding\` asks.
 - csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
 - changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order (the rest of a large window by id, where the ERP has no index on \`write_date\`). Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in \`meta.removed_ids\`; apply \`data\`, then drop those ids (it may name ids you never had: ignore them; exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
 - **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=\u2026\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old; unless the operator turned change detection off, a change in the ERP drops it within seconds, and \`Server-Timing\` \`cache-check;dur=<ms>\` says how long ago a check found it unchanged.
@@ -5771,19 +6047,18 @@ Fields:
 - id: integer. Technical identifier of the account (key used inside analytic distributions).
 - code: string|null. Reference code of the account.
 - name: string|null. Name of the account.
-- dimension: string|null. Axis of analysis (plan) the account belongs to.
-- dimension_id: integer|null. Identifier of the axis of analysis (plan).
-- root_dimension: string|null. Top-level axis of analysis (root plan) of the account.
-- partner: string|null. Partner (customer or funder) linked to the account.
+- dimension: string|null. Axis of analysis (plan) the account belongs to. Id: dimension_id.
+- root_dimension: string|null. Top-level axis of analysis (root plan) of the account. Id: root_dimension_id.
+- partner: string|null. Partner (customer or funder) linked to the account. Id: partner_id.
 - active: boolean. False for an archived account.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - dimension_id = integer
 - code ilike text
 - name ilike text
 - active = true|false
-Example record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}
+Example record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}
 
 ### analytic/dimensions: Analytic dimensions
 Axes of analysis (analytic plans) grouping the analytic accounts.
@@ -5794,8 +6069,8 @@ Fields:
 - name: string|null. Name of the dimension.
 - sequence: integer|null. Display order.
 - applicability: "optional"|"mandatory"|"unavailable"|null. Default applicability of the dimension on analytic distributions.
-- parent: string|null. Parent dimension when nested.
-- url: string|null. Link to the record in the ERP interface.
+- parent: string|null. Parent dimension when nested. Id: parent_id.
+- url: string|null.
 Filters:
 - name ilike text
 Example record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}
@@ -5813,13 +6088,12 @@ Fields:
 - request_id: integer|null. Identifier of the approval request.
 - request_subject: string|null. Subject (number) of the approval request.
 - request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.
-- approver: string|null [personal data]. Approver (user).
-- approver_id: integer|null. Identifier of the approver (user).
+- approver: string|null [personal data]. Approver (user). Id: approver_id.
 - status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.
 - sequence: integer|null. Rank in the circuit (lowest rank decides first).
 - required: boolean. Approval of this approver is mandatory.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - request_id = integer
 - request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"
@@ -5827,7 +6101,7 @@ Filters:
 - status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"
 - created_after >= date-time. Steps created on or after this date.
 - created_before <= date-time. Steps created on or before this date.
-Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}
+Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}
 
 ### approvals/request-lines: Approval request lines
 Product lines of approval requests (what is asked for and where it is charged).
@@ -5839,20 +6113,19 @@ Fields:
 - request_subject: string|null. Subject (number) of the approval request.
 - request_description: string|null. Description of the approval request.
 - request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.
-- author: string|null [personal data]. Author of the approval request.
+- author: string|null [personal data]. Author of the approval request. Id: author_id.
 - description: string|null. Description of the line.
-- product: string|null. Product asked for.
-- product_id: integer|null. Identifier of the product asked for.
+- product: string|null. Product asked for. Id: product_id.
 - quantity: number|null. Quantity asked for.
-- uom: string|null. Unit of measure of the quantity.
+- uom: string|null. Unit of measure of the quantity. Id: uom_id.
 - estimated_amount: number|null. Estimated amount excluding tax.
-- currency: string|null. Currency of the estimated amount.
+- currency: string|null. Currency of the estimated amount. Id: currency_id.
 - analytic_accounts: string[]. Names of the analytic accounts charged.
 - analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.
 - purchase_order_line_id: integer|null. Purchase order line resulting from this line, if any.
-- vendor: string|null. Vendor proposed for the line.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- vendor: string|null. Vendor proposed for the line. Id: vendor_id.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - request_id = integer
 - request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"
@@ -5861,7 +6134,7 @@ Filters:
 - created_after >= date-time. Lines created on or after this date.
 - created_before <= date-time. Lines created on or before this date.
 - purchase_order_line_id = integer
-Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}
+Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}
 
 ### approvals/requests: Approval requests
 Approval requests (purchases, expenses, missions...) and their outcome.
@@ -5872,18 +6145,16 @@ Fields:
 - subject: string|null. Subject of the request (request number).
 - description: string|null. Description (reason) of the request.
 - reference: string|null. External reference of the request.
-- author: string|null [personal data]. Author (owner) of the request.
-- author_id: integer|null. Identifier of the author (user).
-- created_by: string|null [personal data]. Person who entered the request, if different from the author.
+- author: string|null [personal data]. Author (owner) of the request. Id: author_id.
+- created_by: string|null [personal data]. Person who entered the request, if different from the author. Id: created_by_id.
 - status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.
-- category: string|null. Approval category.
-- category_id: integer|null. Identifier of the approval category.
+- category: string|null. Approval category. Id: category_id.
 - amount: number|null. Amount of the request.
-- currency: string|null. Currency of the amount.
+- currency: string|null. Currency of the amount. Id: currency_id.
 - budget_code: string|null. Budget code charged.
-- final_approver: string|null [personal data]. Approver who takes the final decision.
+- final_approver: string|null [personal data]. Approver who takes the final decision. Id: final_approver_id.
 - approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.
-- partner: string|null [personal data]. Partner (contact) concerned by the request.
+- partner: string|null [personal data]. Partner (contact) concerned by the request. Id: partner_id.
 - location: string|null. Location concerned by the request.
 - quantity: number|null. Quantity asked for.
 - created_at: string(date-time)|null. Creation date and time of the record.
@@ -5892,8 +6163,8 @@ Fields:
 - date_start: string(date-time)|null. Start of the period concerned.
 - date_end: string(date-time)|null. End of the period concerned.
 - purchase_order_count: integer|null. Number of purchase orders created from the request.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"
 - author_id = integer
@@ -5906,7 +6177,7 @@ Filters:
 - confirmed_after >= date-time. On field \`date_confirmed\`.
 - confirmed_before <= date-time. On field \`date_confirmed\`.
 - amount_above >= number. Requests whose amount is at least this value.
-Example record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}
+Example record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","created_by":"Example created by","status":"new","category":"Example category","amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}
 
 ## electricity: Electricity
 
@@ -5920,7 +6191,7 @@ Fields:
 - id: integer. Technical identifier of the meter.
 - code: string|null. Code of the meter.
 - label: string|null. Label of the meter.
-- environment: string|null. Environment (site) served by the meter.
+- environment: string|null. Environment (site) served by the meter. Id: environment_id.
 - current_kwh: number|null. Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.
 - last_reading_kwh: number|null. Balance at the last reading (kWh).
 - last_reading_date: string(date-time)|null. Date and time of the last reading.
@@ -5929,9 +6200,9 @@ Fields:
 - projected_autonomy_days: integer|null. Days the estimated balance lasts at the average consumption.
 - total_purchased_kwh: number|null. Credit bought for the meter (kWh; cancelled purchases excluded).
 - total_purchased_amount: number|null. Amount spent on credit for the meter (cancelled purchases excluded).
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - status: "ok"|"warning"|"critical"|"no_data"|null. Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - status = "ok"|"warning"|"critical"|"no_data"
 - environment_id = integer. Meters serving this environment (environment id).
@@ -5946,23 +6217,22 @@ Default order: date_purchase desc. Sortable: id, reference, date_purchase, purch
 Fields:
 - id: integer. Technical identifier of the purchase.
 - reference: string|null. Reference of the purchase (receipt or token number).
-- counter: string|null. Code of the meter credited.
-- counter_id: integer|null. Identifier of the meter credited.
-- environment: string|null. Environment (site) served by the meter.
+- counter: string|null. Code of the meter credited. Id: counter_id.
+- environment: string|null. Environment (site) served by the meter. Id: environment_id.
 - date_purchase: string(date)|null. Date of the purchase.
 - purchased_kwh: number|null. Credit bought (kWh).
 - amount: number|null. Amount paid.
-- currency: string|null. Currency of the amount.
+- currency: string|null. Currency of the amount. Id: currency_id.
 - price_per_kwh: number|null. Price paid per kWh (amount divided by the kWh bought).
 - state: "active"|"cancelled"|null. State of the purchase.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - state = "active"|"cancelled"
 - counter_id = integer
 - environment_id = integer. Purchases for meters of this environment (environment id).
 - date_after >= date. On field \`date_purchase\`.
 - date_before <= date. On field \`date_purchase\`.
-Example record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}
 
 ### electricity/readings: Meter readings
 Balances read on a meter and the consumption derived from the previous reading.
@@ -5970,9 +6240,8 @@ Routes: GET /api/v1/electricity/readings, + /export, + /{id}.
 Default order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note. Expand: counter_record.
 Fields:
 - id: integer. Technical identifier of the reading.
-- counter: string|null. Code of the meter read.
-- counter_id: integer|null. Identifier of the meter read.
-- environment: string|null. Environment (site) served by the meter.
+- counter: string|null. Code of the meter read. Id: counter_id.
+- environment: string|null. Environment (site) served by the meter. Id: environment_id.
 - date_reading: string(date-time)|null. Date and time of the reading.
 - remaining_kwh: number|null. Balance read on the meter (kWh).
 - consumed_kwh: number|null. Consumption since the previous reading (kWh).
@@ -5980,13 +6249,13 @@ Fields:
 - daily_consumption: number|null. Average daily consumption over the interval (kWh).
 - is_excluded_from_avg: boolean. The reading is left out of the meter's consumption average.
 - note: string|null. Free note.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - counter_id = integer
 - environment_id = integer. Readings of meters of this environment (environment id).
 - date_after >= date-time. On field \`date_reading\`.
 - date_before <= date-time. On field \`date_reading\`.
-Example record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}
+Example record (shape only): {"id":42,"counter":"Example counter","environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}
 
 ## events: Events
 
@@ -5999,29 +6268,28 @@ Default order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_
 Fields:
 - id: integer. Technical identifier of the event.
 - name: string|null. Name of the event.
-- event_type: string|null. Event template applied.
-- activity: string|null. Activity of the event.
-- stage: string|null. Lifecycle stage.
+- event_type: string|null. Event template applied. Id: event_type_id.
+- activity: string|null. Activity of the event. Id: activity_id.
+- stage: string|null. Lifecycle stage. Id: stage_id.
 - date_begin: string(date-time)|null. Start date and time.
 - date_end: string(date-time)|null. End date and time.
 - is_ongoing: boolean. True if the event is in progress at request time.
-- space: string|null. Space where the event takes place.
-- space_id: integer|null. Identifier of the space.
+- space: string|null. Space where the event takes place. Id: space_id.
 - reservation_id: integer|null. Identifier of the linked space reservation.
 - space_capacity: integer|null. Capacity of the space (people).
 - seats_max: integer|null. Maximum number of attendees (0 when unlimited).
 - seats_taken: integer|null. Seats taken by confirmed and attended registrations.
 - seats_available: integer|null. Seats still available (0 when unlimited).
-- organizer: string|null [personal data]. Organizer of the event.
-- responsible: string|null [personal data]. User responsible for the event.
-- referent: string|null [personal data]. Referent person of the event.
+- organizer: string|null [personal data]. Organizer of the event. Id: organizer_id.
+- responsible: string|null [personal data]. User responsible for the event. Id: responsible_id.
+- referent: string|null [personal data]. Referent person of the event. Id: referent_id.
 - origin: "internal"|"public"|null. Origin of the event (internal or public request).
 - review_state: "approved"|"pending"|"refused"|null. Review state of the event.
 - hidden_public: boolean. Hidden on the public site.
 - checklist_enabled: boolean. The preparation checklist is enabled.
 - checklist_progress: number|null. Progress of the preparation checklist (percent).
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - stage_id = integer. Events in this stage (stage id).
 - space_id = integer
@@ -6031,7 +6299,7 @@ Filters:
 - begin_after >= date-time. On field \`date_begin\`.
 - begin_before <= date-time. On field \`date_begin\`.
 - reservation_id = integer
-Example record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}
 
 ### events/registrations: Registrations
 Registrations of participants to events (attendee name, email and phone are personal data).
@@ -6039,22 +6307,21 @@ Routes: GET /api/v1/events/registrations, + /export, + /{id}.
 Default order: id desc. Sortable: id, attendee, email, phone, state. Expand: event_record.
 Fields:
 - id: integer. Technical identifier of the registration.
-- event_id: integer|null. Identifier of the event.
-- event: string|null. Name of the event.
-- ticket: string|null. Ticket type of the registration.
+- event: string|null. Name of the event. Id: event_id.
+- ticket: string|null. Ticket type of the registration. Id: ticket_id.
 - attendee: string|null [personal data]. Participant name.
 - email: string|null [personal data]. Participant email address.
 - phone: string|null [personal data]. Participant phone number.
-- booked_by: string|null [personal data]. Contact who booked the registration.
+- booked_by: string|null [personal data]. Contact who booked the registration. Id: booked_by_id.
 - state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - event_id = integer
 - state = "draft"|"open"|"done"|"cancel"
 - partner_id = integer. Registrations booked by this contact (partner id).
 - email ilike text
-Example record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}
+Example record (shape only): {"id":42,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}
 
 ### events/tasks: Checklist tasks
 Preparation checklist tasks of events.
@@ -6062,17 +6329,16 @@ Routes: GET /api/v1/events/tasks, + /export, + /{id}.
 Default order: event_id desc, sequence asc. Sortable: id, name, done. Expand: event_record.
 Fields:
 - id: integer. Technical identifier of the task.
-- event_id: integer|null. Identifier of the event.
-- event: string|null. Name of the event.
+- event: string|null. Name of the event. Id: event_id.
 - name: string|null. Task to carry out.
 - done: boolean. The task is done.
-- assignee: string|null [personal data]. User assigned to the task.
-- url: string|null. Link to the record in the ERP interface.
+- assignee: string|null [personal data]. User assigned to the task. Id: assignee_id.
+- url: string|null.
 Filters:
 - event_id = integer
 - done = true|false
 - assigned_user_id = integer. Tasks assigned to this user (user id).
-Example record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}
+Example record (shape only): {"id":42,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}
 
 ## fleet: Fleet
 
@@ -6085,23 +6351,22 @@ Default order: due_date asc. Sortable: id, name, type, due_date, handled_at, rem
 Fields:
 - id: integer. Technical identifier of the alert.
 - name: string|null. Title of the alert.
-- vehicle: string|null. Vehicle concerned.
-- vehicle_id: integer|null. Identifier of the vehicle concerned.
+- vehicle: string|null. Vehicle concerned. Id: vehicle_id.
 - type: "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"|null. Category of the alert.
 - due_date: string(date)|null. Due date.
 - state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.
 - handled_at: string(date-time)|null. When the alert was handled.
-- handled_by: string|null [personal data]. Person who handled the alert.
+- handled_by: string|null [personal data]. Person who handled the alert. Id: handled_by_id.
 - reminder_days: integer|null. Notice days before the due date.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - state = "pending"|"handled"|"late"
 - type = "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"
 - vehicle_id = integer
 - due_before <= date. On field \`due_date\`.
 - due_after >= date. On field \`due_date\`.
-Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}
 
 ### fleet/fuel-logs: Fuel logs
 Fuel fills of the vehicles with consumption over each interval and anomaly detection.
@@ -6110,15 +6375,14 @@ Default order: date desc. Sortable: id, reference, date, station, liters, price_
 Fields:
 - id: integer. Technical identifier of the fuel log.
 - reference: string|null. Reference of the fuel log.
-- vehicle: string|null. Vehicle filled.
-- vehicle_id: integer|null. Identifier of the vehicle filled.
-- driver: string|null [personal data]. Driver at the time of the fill.
+- vehicle: string|null. Vehicle filled. Id: vehicle_id.
+- driver: string|null [personal data]. Driver at the time of the fill. Id: driver_id.
 - date: string(date-time)|null. Date and time of the fill.
 - station: string|null. Fuel station.
 - liters: number|null. Litres filled.
 - price_per_liter: number|null. Price per litre.
 - total_amount: number|null. Total amount of the fill.
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - odometer: number|null. Odometer reading at the fill (km).
 - distance: number|null. Kilometres driven since the previous fill.
 - consumption: number|null. Litres per 100 km over the interval since the previous fill.
@@ -6126,15 +6390,15 @@ Fields:
 - anomaly_severity: "none"|"low"|"medium"|"high"|null. Severity of the consumption anomaly.
 - anomaly_reason: string|null. Explanation of the anomaly.
 - reviewed: boolean. Anomaly reviewed by a manager.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - vehicle_id = integer
 - is_anomaly = true|false
 - reviewed = true|false
 - date_after >= date-time. On field \`date\`.
 - date_before <= date-time. On field \`date\`.
-Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}
 
 ### fleet/incidents: Incidents
 Incidents involving the vehicles (damage, breakdowns, accidents).
@@ -6143,22 +6407,21 @@ Default order: date desc. Sortable: id, name, date, severity, cost. Expand: vehi
 Fields:
 - id: integer. Technical identifier of the incident.
 - name: string|null. Short description of the incident.
-- vehicle: string|null. Vehicle involved.
-- vehicle_id: integer|null. Identifier of the vehicle involved.
-- driver: string|null [personal data]. Driver at the time of the incident.
+- vehicle: string|null. Vehicle involved. Id: vehicle_id.
+- driver: string|null [personal data]. Driver at the time of the incident. Id: driver_id.
 - date: string(date)|null. Date of the incident.
 - severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.
 - cost: number|null. Estimated impact cost.
-- currency: string|null. Currency of the cost.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- currency: string|null. Currency of the cost. Id: currency_id.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - vehicle_id = integer
 - driver_id = integer. Incidents with this driver (partner id).
 - severity = "minor"|"moderate"|"major"|"critical"
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
-Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}
 
 ### fleet/locations: Locations
 Fleet locations in service (pick-up points and sites; archived locations are not exposed).
@@ -6170,12 +6433,12 @@ Fields:
 - code: string|null. Short code.
 - address: string|null. Street address.
 - city: string|null. City.
-- country: string|null. Country.
+- country: string|null. Country. Id: country_id.
 - latitude: number|null. Latitude (decimal degrees).
 - longitude: number|null. Longitude (decimal degrees).
 - is_default_pickup: boolean. Default pick-up point for vehicle requests.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - code = text
 - city ilike text
@@ -6188,31 +6451,30 @@ Default order: start desc. Sortable: id, reference, start, stop, motive, destina
 Fields:
 - id: integer. Technical identifier of the reservation.
 - reference: string|null. Reference of the reservation.
-- vehicle: string|null. Vehicle reserved.
-- vehicle_id: integer|null. Identifier of the vehicle reserved.
-- driver: string|null [personal data]. Driver.
-- requester: string|null [personal data]. Person who made the request.
+- vehicle: string|null. Vehicle reserved. Id: vehicle_id.
+- driver: string|null [personal data]. Driver. Id: driver_id.
+- requester: string|null [personal data]. Person who made the request. Id: requester_id.
 - start: string(date-time)|null. Start of the reservation.
 - stop: string(date-time)|null. End of the reservation.
 - duration: number|null. Duration (hours).
 - motive: string|null. Purpose of the trip.
-- pickup_location: string|null. Where the vehicle is picked up.
+- pickup_location: string|null. Where the vehicle is picked up. Id: pickup_location_id.
 - destination: string|null. Destination.
 - expected_km: number|null. Expected distance (km).
 - attendees_count: integer|null. Expected passengers.
 - origin: "internal"|"public"|null. Channel through which the request was made.
 - state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.
-- approver: string|null [personal data]. Person who approved or refused the request.
+- approver: string|null [personal data]. Person who approved or refused the request. Id: approver_id.
 - approved_at: string(date-time)|null. When the request was approved.
 - refusal_reason: string|null. Reason given for a refusal.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - state = "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"
 - vehicle_id = integer
 - driver_id = integer. Reservations with this driver (partner id).
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
-Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}
 
 ### fleet/services: Services
 Services performed on the vehicles (maintenance and repairs).
@@ -6220,29 +6482,28 @@ Routes: GET /api/v1/fleet/services, + /export, + /{id}.
 Default order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the service.
-- vehicle: string|null. Vehicle serviced.
-- vehicle_id: integer|null. Identifier of the vehicle serviced.
+- vehicle: string|null. Vehicle serviced. Id: vehicle_id.
 - date: string(date)|null. Date of the service.
 - description: string|null. Description of the service.
-- service_type: string|null. Type of service.
+- service_type: string|null. Type of service. Id: service_type_id.
 - service_kind: "preventive"|"curative"|null. Preventive or curative service.
 - amount: number|null. Cost of the service.
 - total_cost: number|null. Total cost including detail lines.
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - odometer: number|null. Odometer reading at the service (km).
 - next_service_odometer: number|null. Odometer reading at which the next service is due (km).
-- vendor: string|null. Vendor who performed the service.
+- vendor: string|null. Vendor who performed the service. Id: vendor_id.
 - invoice_ref: string|null. Vendor invoice reference.
 - state: "new"|"running"|"done"|"cancelled"|null. Stage of the service.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - vehicle_id = integer
 - state = "new"|"running"|"done"|"cancelled"
 - service_kind = "preventive"|"curative"
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
-Example record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}
+Example record (shape only): {"id":42,"vehicle":"Example vehicle","date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}
 
 ### fleet/trips: Trips
 Trips driven with the vehicles.
@@ -6252,9 +6513,8 @@ Fields:
 - id: integer. Technical identifier of the trip.
 - reference: string|null. Reference of the trip.
 - reservation_id: integer|null. Originating reservation, if any.
-- vehicle: string|null. Vehicle driven.
-- vehicle_id: integer|null. Identifier of the vehicle driven.
-- driver: string|null [personal data]. Driver.
+- vehicle: string|null. Vehicle driven. Id: vehicle_id.
+- driver: string|null [personal data]. Driver. Id: driver_id.
 - date: string(date)|null. Date of the trip.
 - date_start: string(date-time)|null. Departure time.
 - date_end: string(date-time)|null. Arrival time.
@@ -6263,16 +6523,16 @@ Fields:
 - distance: number|null. Distance driven (km).
 - motive: string|null. Purpose of the trip.
 - destination: string|null. Destination.
-- analytic_account: string|null. Analytic account charged.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- analytic_account: string|null. Analytic account charged. Id: analytic_account_id.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - vehicle_id = integer
 - driver_id = integer. Trips with this driver (partner id).
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
 - reservation_id = integer
-Example record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}
 
 ### fleet/vehicles: Vehicles
 Vehicles of the fleet in service (archived vehicles are not exposed).
@@ -6281,13 +6541,13 @@ Default order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignatio
 Fields:
 - id: integer. Technical identifier of the vehicle.
 - plate: string|null. Licence plate.
-- model: string|null. Make and model.
+- model: string|null. Make and model. Id: model_id.
 - vin: string|null. Vehicle identification number (chassis).
-- driver: string|null [personal data]. Driver currently assigned.
+- driver: string|null [personal data]. Driver currently assigned. Id: driver_id.
 - seats: integer|null. Number of seats.
 - fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.
 - odometer: number|null. Last odometer reading (km).
-- state: string|null. Vehicle lifecycle state (free value).
+- state: string|null. Vehicle lifecycle state (free value). Id: state_id.
 - assignation_state: "free"|"assigned"|"maintenance"|"out_of_service"|"sold"|null. Assignment state.
 - acquisition_date: string(date)|null. Date of acquisition.
 - insurance_expiry: string(date)|null. Expiry date of the insurance.
@@ -6295,8 +6555,8 @@ Fields:
 - next_alert_date: string(date)|null. Next due date, all alert categories.
 - avg_consumption: number|null. Average consumption (litres per 100 km).
 - total_km_last_year: number|null. Distance driven over the last twelve months (km).
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - assignation_state = "free"|"assigned"|"maintenance"|"out_of_service"|"sold"
 - driver_id = integer. Vehicles assigned to this driver (partner id).
@@ -6318,13 +6578,13 @@ Fields:
 - id: integer. Technical identifier of the asset.
 - serial: string|null. Serial number.
 - internal_ref: string|null. Internal reference (when it differs from the serial number).
-- product: string|null. Hardware model.
+- product: string|null. Hardware model. Id: product_id.
 - quantity: number|null. Quantity on hand.
-- location: string|null. Stock location of the asset.
-- holder: string|null [personal data]. Person holding the asset.
+- location: string|null. Stock location of the asset. Id: location_id.
+- holder: string|null [personal data]. Person holding the asset. Id: holder_id.
 - lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - lifecycle = "available"|"assigned"|"maintenance"|"retired"|"external"
 - holder_id = integer. Assets held by this person (partner id).
@@ -6339,16 +6599,16 @@ Fields:
 - id: integer. Technical identifier of the move.
 - ticket_id: integer|null. Identifier of the ticket the consumable was issued for.
 - ticket_number: string|null. Number of the ticket.
-- beneficiary: string|null [personal data]. Person who received the consumable.
-- product: string|null. Consumable issued.
-- location: string|null. Stock location the consumable was taken from.
+- beneficiary: string|null [personal data]. Person who received the consumable. Id: beneficiary_id.
+- product: string|null. Consumable issued. Id: product_id.
+- location: string|null. Stock location the consumable was taken from. Id: location_id.
 - quantity: number|null. Quantity issued.
 - returned_quantity: number|null. Quantity returned.
 - remaining_quantity: number|null. Quantity not returned.
 - state: "out"|"partial"|"returned"|null. Return state of the move.
 - date: string(date-time)|null. Date and time of issue.
-- handled_by: string|null [personal data]. Technician who handled the move.
-- url: string|null. Link to the record in the ERP interface.
+- handled_by: string|null [personal data]. Technician who handled the move. Id: handled_by_id.
+- url: string|null.
 Filters:
 - state = "out"|"partial"|"returned"
 - partner_id = integer. Moves for this beneficiary (partner id).
@@ -6366,22 +6626,22 @@ Fields:
 - id: integer. Technical identifier of the ticket.
 - number: string|null. Ticket number.
 - name: string|null. Subject of the ticket.
-- type: string|null. Request category (ticket type).
-- stage: string|null. Current stage.
+- type: string|null. Request category (ticket type). Id: type_id.
+- stage: string|null. Current stage. Id: stage_id.
 - is_closed: boolean. The current stage is a closing stage.
-- team: string|null. Support team in charge.
-- assignees: string[] [personal data]. Assigned technicians.
+- team: string|null. Support team in charge. Id: team_id.
+- assignees: string[] [personal data]. Assigned technicians. Ids: assignee_ids.
 - assignee: string|null [personal data]. First assigned technician, or null (earlier listing).
-- requester: string|null [personal data]. Person who raised the ticket.
+- requester: string|null [personal data]. Person who raised the ticket. Id: requester_id.
 - requester_email: string|null [personal data]. Email address of the requester.
 - priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.
 - kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.
 - assigned_date: string(date-time)|null. Date and time the ticket was assigned.
 - closed_date: string(date-time)|null. Date and time the ticket was closed.
-- category: string|null. Category of the ticket (earlier listing).
+- category: string|null. Category of the ticket (earlier listing). Id: category_id.
 - validation_state: "none"|"to_validate"|"validated"|"rejected"|null. Hierarchical validation status, if the request requires one (earlier listing).
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - is_closed = true|false
 - team_id = integer. Tickets of this support team.
@@ -6405,28 +6665,27 @@ Fields:
 - order_id: integer|null. Identifier of the purchase order.
 - order_reference: string|null. Reference of the purchase order.
 - description: string|null. Description of the line.
-- product: string|null. Product ordered.
-- product_id: integer|null. Identifier of the product ordered.
+- product: string|null. Product ordered. Id: product_id.
 - quantity: number|null. Quantity ordered.
-- uom: string|null. Unit of measure of the quantity.
+- uom: string|null. Unit of measure of the quantity. Id: uom_id.
 - price_unit: number|null. Unit price.
 - price_subtotal: number|null. Line amount excluding tax.
 - price_total: number|null. Line amount including tax.
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - qty_received: number|null. Quantity received.
 - qty_invoiced: number|null. Quantity billed by the vendor.
 - date_planned: string(date-time)|null. Expected arrival date and time.
 - analytic_accounts: string[]. Names of the analytic accounts charged.
 - analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.
 - state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the parent order.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - order_id = integer
 - product_id = integer
 - state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"
 - planned_after >= date-time. On field \`date_planned\`.
 - planned_before <= date-time. On field \`date_planned\`.
-Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}
+Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}
 
 ### purchase/orders: Purchase orders
 Purchase orders (requests for quotation and confirmed orders).
@@ -6435,12 +6694,11 @@ Default order: date_order desc. Sortable: id, reference, vendor_reference, subje
 Fields:
 - id: integer. Technical identifier of the order.
 - reference: string|null. Order reference (number).
-- vendor: string|null. Vendor.
-- vendor_id: integer|null. Identifier of the vendor (partner).
+- vendor: string|null. Vendor. Id: vendor_id.
 - vendor_reference: string|null. Reference of the order on the vendor's side.
 - subject: string|null. Short description of what the order covers.
 - budget_line: string|null. Budget line charged.
-- department: string|null. Requesting department.
+- department: string|null. Requesting department. Id: department_id.
 - delivery_condition: string|null. Delivery conditions agreed with the vendor.
 - origin: string|null. Originating document.
 - date_order: string(date-time)|null. Order deadline.
@@ -6448,15 +6706,14 @@ Fields:
 - date_planned: string(date-time)|null. Planned reception.
 - amount_untaxed: number|null. Total amount excluding tax.
 - amount_total: number|null. Total amount including tax.
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).
 - invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.
-- buyer: string|null [personal data]. Buyer in charge of the order.
-- author: string|null [personal data]. Person who entered the order.
-- author_id: integer|null. Identifier of the person who entered the order (user).
+- buyer: string|null [personal data]. Buyer in charge of the order. Id: buyer_id.
+- author: string|null [personal data]. Person who entered the order. Id: author_id.
 - created_at: string(date-time)|null. Creation date and time of the record.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"
 - invoice_status = "no"|"to invoice"|"invoiced"
@@ -6472,7 +6729,7 @@ Filters:
 - author_id = integer
 - created_after >= date-time. On field \`created_at\`.
 - created_before <= date-time. On field \`created_at\`.
-Example record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}
 
 ## space: Space
 
@@ -6487,7 +6744,7 @@ Fields:
 - name: string|null. Name of the activity.
 - code: string|null. Short code of the activity.
 - default_duration: number|null. Default duration of a booking for this activity (hours).
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - code = text
 - name ilike text
@@ -6501,7 +6758,7 @@ Fields:
 - id: integer. Technical identifier of the category.
 - name: string|null. Name of the category.
 - description: string|null. Description of the category.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - name ilike text
 Example record (shape only): {"id":42,"name":"Example name","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.category&view_type=form"}
@@ -6514,9 +6771,9 @@ Fields:
 - id: integer. Technical identifier of the equipment.
 - name: string|null. Name of the equipment.
 - code: string|null. Short code of the equipment.
-- category: string|null. Category of the equipment.
+- category: string|null. Category of the equipment. Id: category_id.
 - description: string|null. Description of the equipment.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - category_id = integer. Equipment of this category (category id).
 - name ilike text
@@ -6529,18 +6786,17 @@ Default order: start desc. Sortable: id, name, start, stop, state, category, blo
 Fields:
 - id: integer. Technical identifier of the maintenance.
 - name: string|null. Subject of the maintenance.
-- space: string|null. Space under maintenance.
-- space_id: integer|null. Identifier of the space.
+- space: string|null. Space under maintenance. Id: space_id.
 - start: string(date-time)|null. Start of the maintenance slot.
 - stop: string(date-time)|null. End of the maintenance slot.
 - state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.
 - category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.
-- technician: string|null [personal data]. Internal technician.
-- external_technician: string|null [personal data]. External technician or contractor.
+- technician: string|null [personal data]. Internal technician. Id: technician_id.
+- external_technician: string|null [personal data]. External technician or contractor. Id: external_technician_id.
 - blocks_reservations: boolean. Prevents any reservation on the slot.
 - check_progress: number|null. Progress of the maintenance checklist (percent).
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - state = "planned"|"in_progress"|"done"|"cancelled"
 - space_id = integer
@@ -6548,7 +6804,7 @@ Filters:
 - blocks_reservations = true|false
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
-Example record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","space":"Example space","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}
 
 ### space/reservations: Reservations
 Reservations of spaces.
@@ -6557,25 +6813,24 @@ Default order: start desc. Sortable: id, reference, start, stop, attendees_expec
 Fields:
 - id: integer. Technical identifier of the reservation.
 - reference: string|null. Reservation number.
-- space: string|null. Space reserved.
-- space_id: integer|null. Identifier of the space.
-- activity: string|null. Activity planned in the space.
+- space: string|null. Space reserved. Id: space_id.
+- activity: string|null. Activity planned in the space. Id: activity_id.
 - start: string(date-time)|null. Start of the reservation.
 - stop: string(date-time)|null. End of the reservation.
 - duration: number|null. Duration of the reservation (hours).
 - attendees_expected: integer|null. Number of attendees expected.
 - attendees_actual: integer|null. Number of attendees actually present.
-- requester: string|null [personal data]. Person who requested the reservation.
+- requester: string|null [personal data]. Person who requested the reservation. Id: requester_id.
 - origin: "internal"|"public"|null. Origin of the request (internal or public).
 - state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.
-- approver: string|null [personal data]. User who approved or refused the reservation.
+- approver: string|null [personal data]. User who approved or refused the reservation. Id: approver_id.
 - approved_at: string(date-time)|null. Date and time of the approval.
 - refusal_reason: string|null. Reason given for a refusal.
 - cancellation_reason: string|null. Reason given for a cancellation.
 - check_in_at: string(date-time)|null. Date and time of the check-in.
 - check_out_at: string(date-time)|null. Date and time of the check-out.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - state = "pending"|"approved"|"refused"|"cancelled"|"done"
 - space_id = integer
@@ -6583,7 +6838,7 @@ Filters:
 - origin = "internal"|"public"
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
-Example record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","space":"Example space","activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}
 
 ### space/sites: Sites
 Sites holding the spaces, as a tree (archived sites are not exposed).
@@ -6596,8 +6851,8 @@ Fields:
 - code: string|null. Short code of the site.
 - parent_id: integer|null. Identifier of the parent site.
 - address: string|null. Address of the site.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - code = text
 - parent_id = integer
@@ -6612,30 +6867,29 @@ Fields:
 - id: integer. Technical identifier of the space.
 - name: string|null. Name of the space.
 - code: string|null. Short code of the space.
-- site: string|null. Site of the space.
-- site_id: integer|null. Identifier of the site.
+- site: string|null. Site of the space. Id: site_id.
 - state: "available"|"restricted"|"closed"|null. Availability state of the space.
 - location: string|null. Free location inside the site.
 - floor: string|null. Floor.
 - surface: number|null. Surface (square metres).
 - capacity: integer|null. Capacity (people).
 - hourly_price: number|null. Hourly price.
-- currency: string|null. Currency of the hourly price.
-- categories: string[]. Names of the categories of the space.
+- currency: string|null. Currency of the hourly price. Id: currency_id.
+- categories: string[]. Names of the categories of the space. Ids: categorie_ids.
 - public_visibility: "private"|"internal"|"public"|null. Visibility of the space for bookings.
 - approval_required: boolean. Reservations need an approval.
 - min_lead_hours: integer|null. Minimum booking notice (hours).
 - max_lead_days: integer|null. Maximum booking horizon (days).
 - cancel_deadline_hours: integer|null. Cancellation limit (hours before start).
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - state = "available"|"restricted"|"closed"
 - site_id = integer
 - capacity_min >= integer. On field \`capacity\`.
 - approval_required = true|false
 - name ilike text
-Example record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}
 
 ## sprint: Sprint and OKR
 
@@ -6649,22 +6903,21 @@ Fields:
 - id: integer. Technical identifier of the blocker.
 - name: string|null. Short title of the blocker.
 - description: string|null. Description of the blocking point.
-- subject: string|null. Subject concerned.
-- subject_id: integer|null. Identifier of the subject concerned.
-- sprint: string|null. Sprint during which the blocker was raised.
-- squad: string|null. Squad that is blocked.
-- owner: string|null [personal data]. Person in charge of following the blocker.
+- subject: string|null. Subject concerned. Id: subject_id.
+- sprint: string|null. Sprint during which the blocker was raised. Id: sprint_id.
+- squad: string|null. Squad that is blocked. Id: squad_id.
+- owner: string|null [personal data]. Person in charge of following the blocker. Id: owner_id.
 - unblocker: string|null [personal data]. Who can lift the blocker (person or body; free text).
-- unblocker_user: string|null [personal data]. Person to notify to lift the blocker.
+- unblocker_user: string|null [personal data]. Person to notify to lift the blocker. Id: unblocker_user_id.
 - origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.
-- reported_by: string|null [personal data]. Person who reported the blocker.
+- reported_by: string|null [personal data]. Person who reported the blocker. Id: reported_by_id.
 - date_start: string(date)|null. Blocked since.
 - date_lifted: string(date)|null. Date the blocker was lifted (null while open).
 - is_open: boolean. True while the blocker has not been lifted.
 - age_days: integer|null. Days since the blocker started (until it was lifted, or until today).
 - escalated: boolean. Raised to the monthly review.
 - decision: string|null. Arbitration by the operations director.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - is_open = true|false
 - subject_id = integer
@@ -6673,7 +6926,7 @@ Filters:
 - escalated = true|false
 - opened_after >= date. Blocked since this date or later.
 - opened_before <= date. Blocked since this date or earlier.
-Example record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","subject_id":7,"sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}
 
 ### sprint/engagements: Engagements
 Commitments taken by squads towards an objective or key result, with their deadline and state.
@@ -6688,16 +6941,13 @@ Fields:
 - actual_date: string(date)|null. Date the engagement was actually kept.
 - is_late: boolean. Deadline passed and the engagement not kept.
 - days_to_deadline: integer|null. Days from today to the deadline (negative when passed).
-- squad: string|null. Squad committed.
-- squad_id: integer|null. Identifier of the squad committed.
-- objective: string|null. Objective served.
-- objective_id: integer|null. Identifier of the objective served.
-- key_result: string|null. Key result served.
-- key_result_id: integer|null. Identifier of the key result served.
+- squad: string|null. Squad committed. Id: squad_id.
+- objective: string|null. Objective served. Id: objective_id.
+- key_result: string|null. Key result served. Id: key_result_id.
 - expected_proof: string|null. Evidence expected to show the engagement is kept.
-- sprint: string|null. Sprint in which the engagement was taken.
-- subjects: string[]. Subjects serving the engagement.
-- url: string|null. Link to the record in the ERP interface.
+- sprint: string|null. Sprint in which the engagement was taken. Id: sprint_id.
+- subjects: string[]. Subjects serving the engagement. Ids: subject_ids.
+- url: string|null.
 Filters:
 - state = "open"|"in_progress"|"at_risk"|"kept"
 - squad_id = integer
@@ -6706,7 +6956,7 @@ Filters:
 - is_late = true|false
 - deadline_after >= date. Deadline on or after this date.
 - deadline_before <= date. Deadline on or before this date.
-Example record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}
+Example record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","objective":"Example objective","key_result":"Example key result","expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}
 
 ### sprint/key-results: Key results
 Key results of the objectives, per exercice and squad, with their progress computed from their measures.
@@ -6717,19 +6967,17 @@ Fields:
 - number: integer|null. Number of the key result.
 - name: string|null. Statement of the key result.
 - progress: number|null. Progress (percent), the average of its measures' progress.
-- exercice: string|null. Exercice (OKR year) of the key result.
-- exercice_id: integer|null. Identifier of the exercice.
-- objective: string|null. Objective the key result belongs to.
-- objective_id: integer|null. Identifier of the objective.
-- squad: string|null. Squad carrying the key result.
-- measures: string[]. Measures of the key result.
-- url: string|null. Link to the record in the ERP interface.
+- exercice: string|null. Exercice (OKR year) of the key result. Id: exercice_id.
+- objective: string|null. Objective the key result belongs to. Id: objective_id.
+- squad: string|null. Squad carrying the key result. Id: squad_id.
+- measures: string[]. Measures of the key result. Ids: measure_ids.
+- url: string|null.
 Filters:
 - exercice_id = integer
 - objective_id = integer
 - squad_id = integer. Key results carried by this squad.
 - name ilike text
-Example record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}
+Example record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","objective":"Example objective","squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}
 
 ### sprint/measure-readings: Measure readings
 Values read for the measures of the key results.
@@ -6737,24 +6985,22 @@ Routes: GET /api/v1/sprint/measure-readings, + /export, + /{id}.
 Default order: date desc. Sortable: id, date, value, note. Expand: key_result_record, measure_record.
 Fields:
 - id: integer. Technical identifier of the reading.
-- measure: string|null. Measure read.
-- measure_id: integer|null. Identifier of the measure read.
-- key_result: string|null. Key result of the measure.
-- key_result_id: integer|null. Identifier of the key result of the measure.
-- squad: string|null. Squad of the key result.
+- measure: string|null. Measure read. Id: measure_id.
+- key_result: string|null. Key result of the measure. Id: key_result_id.
+- squad: string|null. Squad of the key result. Id: squad_id.
 - date: string(date)|null. Date of the reading.
 - value: number|null. Value read.
 - unit: string|null. Unit of the measure.
 - note: string|null. Comment on the reading.
-- read_by: string|null [personal data]. Person who recorded the reading.
-- url: string|null. Link to the record in the ERP interface.
+- read_by: string|null [personal data]. Person who recorded the reading. Id: read_by_id.
+- url: string|null.
 Filters:
 - measure_id = integer
 - key_result_id = integer
 - squad_id = integer. Readings of this squad's measures.
 - date_after >= date. Readings on or after this date.
 - date_before <= date. Readings on or before this date.
-Example record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}
+Example record (shape only): {"id":42,"measure":"Example measure","key_result":"Example key result","squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}
 
 ### sprint/measures: Measures
 Measures of the key results: start, milestone and target values, last reading and progress.
@@ -6764,9 +7010,8 @@ Fields:
 - id: integer. Technical identifier of the measure.
 - name: string|null. Name of the measure.
 - unit: string|null. Unit in which the measure is expressed.
-- key_result: string|null. Key result measured.
-- key_result_id: integer|null. Identifier of the key result measured.
-- squad: string|null. Squad carrying the key result.
+- key_result: string|null. Key result measured. Id: key_result_id.
+- squad: string|null. Squad carrying the key result. Id: squad_id.
 - start_value: number|null. Value at the start of the exercice.
 - milestone_value: number|null. Value expected at the milestone.
 - milestone_date: string(date)|null. Date of the milestone.
@@ -6774,12 +7019,12 @@ Fields:
 - last_value: number|null. Value of the latest reading.
 - last_reading_date: string(date)|null. Date of the latest reading.
 - progress: number|null. Progress from start to target value (percent).
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - key_result_id = integer
 - squad_id = integer. Measures of this squad's key results.
 - name ilike text
-Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}
 
 ### sprint/objectives: Objectives
 Objectives of the OKR framework, archived ones included.
@@ -6789,7 +7034,7 @@ Fields:
 - id: integer. Technical identifier of the objective.
 - name: string|null. Statement of the objective.
 - active: boolean. Objective still in service.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - name ilike text
 - active = true|false
@@ -6802,16 +7047,15 @@ Default order: date_start desc. Sortable: id, name, date_start, date_end.
 Fields:
 - id: integer. Technical identifier of the sprint.
 - name: string|null. Name of the sprint.
-- squad: string|null. Squad running the sprint.
-- squad_id: integer|null. Identifier of the squad running the sprint.
+- squad: string|null. Squad running the sprint. Id: squad_id.
 - date_start: string(date)|null. First day of the sprint.
 - date_end: string(date)|null. Last day of the sprint.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - squad_id = integer
 - start_after >= date. Sprints starting on or after this date.
 - start_before <= date. Sprints starting on or before this date.
-Example record (shape only): {"id":42,"name":"Example name","squad":"Example squad","squad_id":7,"date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","squad":"Example squad","date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}
 
 ## stock: Stock
 
@@ -6825,16 +7069,16 @@ Fields:
 - id: integer. Technical identifier of the transfer.
 - reference: string|null. Reference of the transfer.
 - origin: string|null. Source document (purchase order, request...).
-- picking_type: string|null. Operation type (receipt, delivery, internal transfer).
-- partner: string|null [personal data]. Contact (vendor or recipient).
-- source_location: string|null. Location the goods leave.
-- destination_location: string|null. Location the goods reach.
+- picking_type: string|null. Operation type (receipt, delivery, internal transfer). Id: picking_type_id.
+- partner: string|null [personal data]. Contact (vendor or recipient). Id: partner_id.
+- source_location: string|null. Location the goods leave. Id: source_location_id.
+- destination_location: string|null. Location the goods reach. Id: destination_location_id.
 - scheduled_date: string(date-time)|null. Scheduled date of the transfer.
 - date_done: string(date-time)|null. Date the transfer was done.
 - priority: "0"|"1"|null. Priority: "0" normal, "1" urgent.
 - state: "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"|null. State of the transfer.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - state = "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"
 - partner_id = integer. Transfers with this contact (partner id).
@@ -6853,22 +7097,21 @@ Routes: GET /api/v1/travel/perdiem-rates, + /export, + /{id}.
 Default order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true. Expand: requests.
 Fields:
 - id: integer. Technical identifier of the rate.
-- country: string|null. Destination country the rate applies to.
-- country_id: integer|null. Identifier of the destination country.
-- city: string|null. Destination city the rate applies to (null: whole country).
+- country: string|null. Destination country the rate applies to. Id: country_id.
+- city: string|null. Destination city the rate applies to (null: whole country). Id: city_id.
 - daily_rate: number|null. Daily allowance amount.
-- currency: string|null. Currency of the daily rate.
+- currency: string|null. Currency of the daily rate. Id: currency_id.
 - has_tiers: boolean. Duration tiers exist for this rate.
-- environment: string|null. Environment (site or programme area) the rate belongs to.
+- environment: string|null. Environment (site or programme area) the rate belongs to. Id: environment_id.
 - note: string|null. Free note.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - country_id = integer
 - city_id = integer. Rates for this city (city id).
 - environment_id = integer. Rates of this environment (environment id).
 - has_tiers = true|false
-Example record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}
+Example record (shape only): {"id":42,"country":"Example country","city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}
 
 ### travel/perdiem-requests: Per-diem requests
 Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).
@@ -6881,10 +7124,10 @@ Fields:
 - state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.
 - trip_id: integer|null. Identifier of the trip (mission) concerned, if any.
 - trip_reference: string|null. Reference of the trip concerned.
-- traveler: string|null [personal data]. User travelling.
+- traveler: string|null [personal data]. User travelling. Id: traveler_id.
 - mission_object: string|null. Purpose of the mission.
-- country: string|null. Destination country.
-- city: string|null. Destination city.
+- country: string|null. Destination country. Id: country_id.
+- city: string|null. Destination city. Id: city_id.
 - date_start: string(date)|null. First day of the mission.
 - date_end: string(date)|null. Last day of the mission.
 - duration_days: number|null. Days paid, after the first-day and last-day rules (halves possible).
@@ -6897,18 +7140,18 @@ Fields:
 - duration_abatement_amount: number|null. Amount of the duration abatement.
 - total_amount: number|null. Total allowance due.
 - financing_type: "org"|"partner"|"mixed"|null. Who finances the allowance: the organisation only (org), a partner, or both (mixed).
-- partner: string|null. Co-financing partner.
+- partner: string|null. Co-financing partner. Id: partner_id.
 - partner_share_pct: number|null. Share financed by the partner (percent).
 - amount_company: number|null. Amount borne by the organisation.
 - amount_partner: number|null. Amount borne by the partner.
-- currency: string|null. Currency of the amounts.
-- environment: string|null. Environment (site or programme area) charged.
-- validator: string|null [personal data]. User who validates the request.
+- currency: string|null. Currency of the amounts. Id: currency_id.
+- environment: string|null. Environment (site or programme area) charged. Id: environment_id.
+- validator: string|null [personal data]. User who validates the request. Id: validator_id.
 - submit_date: string(date-time)|null. When the request was submitted.
 - approve_date: string(date-time)|null. When the request was approved.
 - reject_date: string(date-time)|null. When the request was rejected.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - state = "draft"|"pending"|"approved"|"rejected"|"cancelled"
 - trip_id = integer
@@ -6930,9 +7173,9 @@ Fields:
 - trip_id: integer|null. Identifier of the trip.
 - trip_reference: string|null. Reference of the trip.
 - cost: number|null. Cost of the expense.
-- currency: string|null. Currency of the cost.
+- currency: string|null. Currency of the cost. Id: currency_id.
 - notes: string|null. Free notes.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - trip_id = integer
 - cost_above >= number. On field \`cost\`.
@@ -6949,15 +7192,15 @@ Fields:
 - trip_reference: string|null. Reference of the trip.
 - position: integer|null. Rank of the stage in the mission.
 - is_return_leg: boolean. The stage is the return leg.
-- city_from: string|null. City of departure.
-- country_from: string|null. Country of departure.
-- city_to: string|null. City of arrival.
-- country_to: string|null. Country of arrival.
+- city_from: string|null. City of departure. Id: city_from_id.
+- country_from: string|null. Country of departure. Id: country_from_id.
+- city_to: string|null. City of arrival. Id: city_to_id.
+- country_to: string|null. Country of arrival. Id: country_to_id.
 - date_from: string(date)|null. First day of the stage.
 - date_to: string(date)|null. Last day of the stage.
 - duration_days: integer|null. Duration of the stage in days (both ends included).
 - has_transport: boolean. Transport is to be booked for the stage.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - trip_id = integer
 - is_return_leg = true|false
@@ -6975,7 +7218,7 @@ Fields:
 - name: string|null. Name of the trip type.
 - code: string|null. Short code of the trip type.
 - description: string|null. Description of the trip type.
-- url: string|null. Link to the record in the ERP interface.
+- url: string|null.
 Filters:
 - code = text
 - name ilike text
@@ -6990,15 +7233,15 @@ Fields:
 - reference: string|null. Reference (sequence number) of the trip.
 - name: string|null. Title of the mission.
 - state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.
-- traveler: string|null [personal data]. User travelling.
+- traveler: string|null [personal data]. User travelling. Id: traveler_id.
 - traveler_name: string|null [personal data]. Full name of the traveller.
 - traveler_email: string|null [personal data]. Email address of the traveller.
-- trip_type: string|null. Kind of mission.
+- trip_type: string|null. Kind of mission. Id: trip_type_id.
 - description: string|null. Description of the mission.
-- city_departure: string|null. City of departure.
-- country_departure: string|null. Country of departure.
-- city_destination: string|null. Destination city.
-- country_destination: string|null. Destination country.
+- city_departure: string|null. City of departure. Id: city_departure_id.
+- country_departure: string|null. Country of departure. Id: country_departure_id.
+- city_destination: string|null. Destination city. Id: city_destination_id.
+- country_destination: string|null. Destination country. Id: country_destination_id.
 - date_submission: string(date)|null. Date the trip was submitted.
 - date_start: string(date)|null. First day of the trip.
 - date_end: string(date)|null. Last day of the trip.
@@ -7007,11 +7250,11 @@ Fields:
 - accommodation_cost_total: number|null. Total accommodation cost.
 - per_diem_total: number|null. Total of the per-diem requests of the trip (excluding rejected and cancelled ones).
 - insurance_premium: number|null. Travel insurance premium.
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - has_per_diem: boolean. The traveller is entitled to per diems on this trip.
 - has_return_stage: boolean. One of the stages is a return leg.
-- company: string|null. Owning company.
-- url: string|null. Link to the record in the ERP interface.
+- company: string|null. Owning company. Id: company_id.
+- url: string|null.
 Filters:
 - state = "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"
 - traveler_id = integer. Trips of this traveller (user id).
@@ -7104,7 +7347,7 @@ var openapi_default = {
           "analytic"
         ],
         summary: "List analytic accounts",
-        description: "Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\n\nDefault order: `id asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/analytic/accounts/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\n\nDefault order: `id asc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/analytic/accounts/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -7288,7 +7531,7 @@ var openapi_default = {
           "analytic"
         ],
         summary: "Export analytic accounts",
-        description: "Every analytic accounts record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every analytic accounts record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -7309,6 +7552,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -7369,7 +7615,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -7379,6 +7625,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -7404,13 +7653,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -7577,7 +7833,7 @@ var openapi_default = {
           "analytic"
         ],
         summary: "List analytic dimensions",
-        description: "Axes of analysis (analytic plans) grouping the analytic accounts.\n\nDefault order: `sequence asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/analytic/dimensions/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Axes of analysis (analytic plans) grouping the analytic accounts.\n\nDefault order: `sequence asc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/analytic/dimensions/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -7727,7 +7983,7 @@ var openapi_default = {
           "analytic"
         ],
         summary: "Export analytic dimensions",
-        description: "Every analytic dimensions record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every analytic dimensions record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -7748,6 +8004,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -7774,7 +8033,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -7784,6 +8043,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -7809,13 +8071,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -7982,7 +8251,7 @@ var openapi_default = {
           "approvals"
         ],
         summary: "List approvers",
-        description: "Steps of an approval circuit (one approver of one request).\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/approvals/approvers/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Steps of an approval circuit (one approver of one request).\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/approvals/approvers/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -8218,7 +8487,7 @@ var openapi_default = {
           "approvals"
         ],
         summary: "Export approvers",
-        description: "Every approvers record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every approvers record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -8239,6 +8508,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -8351,7 +8623,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -8361,6 +8633,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -8386,13 +8661,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -8559,7 +8841,7 @@ var openapi_default = {
           "approvals"
         ],
         summary: "List approval request lines",
-        description: "Product lines of approval requests (what is asked for and where it is charged).\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/approvals/request-lines/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Product lines of approval requests (what is asked for and where it is charged).\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/approvals/request-lines/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -8801,7 +9083,7 @@ var openapi_default = {
           "approvals"
         ],
         summary: "Export approval request lines",
-        description: "Every approval request lines record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every approval request lines record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -8822,6 +9104,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -8940,7 +9225,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -8950,6 +9235,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -8975,13 +9263,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -9148,7 +9443,7 @@ var openapi_default = {
           "approvals"
         ],
         summary: "List approval requests",
-        description: "Approval requests (purchases, expenses, missions...) and their outcome.\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/approvals/requests/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Approval requests (purchases, expenses, missions...) and their outcome.\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/approvals/requests/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -9450,7 +9745,7 @@ var openapi_default = {
           "approvals"
         ],
         summary: "Export approval requests",
-        description: "Every approval requests record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every approval requests record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -9471,6 +9766,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -9649,7 +9947,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -9659,6 +9957,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -9684,13 +9985,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -9857,7 +10165,7 @@ var openapi_default = {
           "electricity"
         ],
         summary: "List meters",
-        description: "Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\n\nDefault order: `code asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/electricity/counters/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\n\nDefault order: `code asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/electricity/counters/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -10047,7 +10355,7 @@ var openapi_default = {
           "electricity"
         ],
         summary: "Export meters",
-        description: "Every meters record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every meters record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -10068,6 +10376,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -10134,7 +10445,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -10144,6 +10455,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -10169,13 +10483,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -10342,7 +10663,7 @@ var openapi_default = {
           "electricity"
         ],
         summary: "List credit purchases",
-        description: "Prepaid credit bought for a meter.\n\nDefault order: `date_purchase desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/electricity/purchases/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Prepaid credit bought for a meter.\n\nDefault order: `date_purchase desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/electricity/purchases/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -10556,7 +10877,7 @@ var openapi_default = {
           "electricity"
         ],
         summary: "Export credit purchases",
-        description: "Every credit purchases record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every credit purchases record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -10577,6 +10898,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -10667,7 +10991,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -10677,6 +11001,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -10702,13 +11029,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -10875,7 +11209,7 @@ var openapi_default = {
           "electricity"
         ],
         summary: "List meter readings",
-        description: "Balances read on a meter and the consumption derived from the previous reading.\n\nDefault order: `date_reading desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/electricity/readings/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Balances read on a meter and the consumption derived from the previous reading.\n\nDefault order: `date_reading desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/electricity/readings/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -11075,7 +11409,7 @@ var openapi_default = {
           "electricity"
         ],
         summary: "Export meter readings",
-        description: "Every meter readings record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every meter readings record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -11096,6 +11430,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -11172,7 +11509,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -11182,6 +11519,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -11207,13 +11547,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -11380,7 +11727,7 @@ var openapi_default = {
           "events"
         ],
         summary: "List events",
-        description: "Events with their dates, space, seats, people in charge, review state and checklist progress.\n\nDefault order: `date_begin desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/events/events/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Events with their dates, space, seats, people in charge, review state and checklist progress.\n\nDefault order: `date_begin desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/events/events/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -11631,7 +11978,7 @@ var openapi_default = {
           "events"
         ],
         summary: "Export events",
-        description: "Every events record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every events record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -11652,6 +11999,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -11779,7 +12129,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -11789,6 +12139,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -11814,13 +12167,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -11987,7 +12347,7 @@ var openapi_default = {
           "events"
         ],
         summary: "List registrations",
-        description: "Registrations of participants to events (attendee name, email and phone are personal data).\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/events/registrations/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Registrations of participants to events (attendee name, email and phone are personal data).\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/events/registrations/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -12177,7 +12537,7 @@ var openapi_default = {
           "events"
         ],
         summary: "Export registrations",
-        description: "Every registrations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every registrations record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -12198,6 +12558,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -12264,7 +12627,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -12274,6 +12637,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -12299,13 +12665,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -12472,7 +12845,7 @@ var openapi_default = {
           "events"
         ],
         summary: "List checklist tasks",
-        description: "Preparation checklist tasks of events.\n\nDefault order: `event_id desc, sequence asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/events/tasks/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Preparation checklist tasks of events.\n\nDefault order: `event_id desc, sequence asc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/events/tasks/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -12644,7 +13017,7 @@ var openapi_default = {
           "events"
         ],
         summary: "Export checklist tasks",
-        description: "Every checklist tasks record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every checklist tasks record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -12665,6 +13038,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -12713,7 +13089,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -12723,6 +13099,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -12748,13 +13127,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -12921,7 +13307,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List alerts",
-        description: "Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\n\nDefault order: `due_date asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/alerts/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\n\nDefault order: `due_date asc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/fleet/alerts/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -13141,7 +13527,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "Export alerts",
-        description: "Every alerts record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every alerts record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -13162,6 +13548,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -13258,7 +13647,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -13268,6 +13657,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -13293,13 +13685,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -13466,7 +13865,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List fuel logs",
-        description: "Fuel fills of the vehicles with consumption over each interval and anomaly detection.\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/fuel-logs/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Fuel fills of the vehicles with consumption over each interval and anomaly detection.\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/fleet/fuel-logs/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -13674,7 +14073,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "Export fuel logs",
-        description: "Every fuel logs record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every fuel logs record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -13695,6 +14094,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -13779,7 +14181,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -13789,6 +14191,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -13814,13 +14219,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -13987,7 +14399,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List incidents",
-        description: "Incidents involving the vehicles (damage, breakdowns, accidents).\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/incidents/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Incidents involving the vehicles (damage, breakdowns, accidents).\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/fleet/incidents/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -14203,7 +14615,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "Export incidents",
-        description: "Every incidents record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every incidents record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -14224,6 +14636,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -14316,7 +14731,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -14326,6 +14741,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -14351,13 +14769,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -14524,7 +14949,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List locations",
-        description: "Fleet locations in service (pick-up points and sites; archived locations are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/locations/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Fleet locations in service (pick-up points and sites; archived locations are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/fleet/locations/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -14686,7 +15111,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "Export locations",
-        description: "Every locations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every locations record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -14707,6 +15132,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -14745,7 +15173,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -14755,6 +15183,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -14780,13 +15211,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -14953,7 +15391,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List reservations",
-        description: "Vehicle requests (reservations of a vehicle for a period).\n\nDefault order: `start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/reservations/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Vehicle requests (reservations of a vehicle for a period).\n\nDefault order: `start desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/fleet/reservations/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -15172,7 +15610,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "Export reservations",
-        description: "Every reservations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every reservations record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -15193,6 +15631,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -15288,7 +15729,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -15298,6 +15739,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -15323,13 +15767,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -15496,7 +15947,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List services",
-        description: "Services performed on the vehicles (maintenance and repairs).\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/services/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Services performed on the vehicles (maintenance and repairs).\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/fleet/services/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -15714,7 +16165,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "Export services",
-        description: "Every services record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every services record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -15735,6 +16186,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -15829,7 +16283,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -15839,6 +16293,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -15864,13 +16321,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -16037,7 +16501,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List trips",
-        description: "Trips driven with the vehicles.\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/trips/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Trips driven with the vehicles.\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/fleet/trips/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -16249,7 +16713,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "Export trips",
-        description: "Every trips record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every trips record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -16270,6 +16734,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -16358,7 +16825,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -16368,6 +16835,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -16393,13 +16863,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -16566,7 +17043,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List vehicles",
-        description: "Vehicles of the fleet in service (archived vehicles are not exposed).\n\nDefault order: `plate asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/vehicles/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Vehicles of the fleet in service (archived vehicles are not exposed).\n\nDefault order: `plate asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/fleet/vehicles/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -16804,7 +17281,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "Export vehicles",
-        description: "Every vehicles record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every vehicles record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -16825,6 +17302,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -16939,7 +17419,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -16949,6 +17429,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -16974,13 +17457,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -17147,7 +17637,7 @@ var openapi_default = {
           "it"
         ],
         summary: "List assets",
-        description: "IT hardware identified by serial number, limited to the organisation's inventory (parc).\n\nDefault order: `serial asc`. Scope: only records with `org_in_parc = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/it/assets/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "IT hardware identified by serial number, limited to the organisation's inventory (parc).\n\nDefault order: `serial asc`. Scope: only records with `org_in_parc = true` are exposed.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/it/assets/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -17326,7 +17816,7 @@ var openapi_default = {
           "it"
         ],
         summary: "Export assets",
-        description: "Every assets record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `org_in_parc = true` are exposed.",
+        description: "Every assets record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `org_in_parc = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -17347,6 +17837,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -17402,7 +17895,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -17412,6 +17905,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -17437,13 +17933,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -17610,7 +18113,7 @@ var openapi_default = {
           "it"
         ],
         summary: "List consumable moves",
-        description: "Consumables issued to beneficiaries against IT tickets, and what came back.\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/it/consumable-moves/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Consumables issued to beneficiaries against IT tickets, and what came back.\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/it/consumable-moves/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -17837,7 +18340,7 @@ var openapi_default = {
           "it"
         ],
         summary: "Export consumable moves",
-        description: "Every consumable moves record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every consumable moves record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -17858,6 +18361,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -17961,7 +18467,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -17971,6 +18477,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -17996,13 +18505,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -18169,7 +18685,7 @@ var openapi_default = {
           "it"
         ],
         summary: "List tickets",
-        description: "IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\n\nDefault order: `id desc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/it/tickets/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\n\nDefault order: `id desc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/it/tickets/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -18407,7 +18923,7 @@ var openapi_default = {
           "it"
         ],
         summary: "Export tickets",
-        description: "Every tickets record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every tickets record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -18428,6 +18944,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -18542,7 +19061,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -18552,6 +19071,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -18577,13 +19099,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -18750,7 +19279,7 @@ var openapi_default = {
           "purchase"
         ],
         summary: "List purchase order lines",
-        description: "Lines of purchase orders.\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/purchase/order-lines/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Lines of purchase orders.\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/purchase/order-lines/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -18968,7 +19497,7 @@ var openapi_default = {
           "purchase"
         ],
         summary: "Export purchase order lines",
-        description: "Every purchase order lines record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every purchase order lines record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -18989,6 +19518,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -19083,7 +19615,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -19093,6 +19625,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -19118,13 +19653,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -19291,7 +19833,7 @@ var openapi_default = {
           "purchase"
         ],
         summary: "List purchase orders",
-        description: "Purchase orders (requests for quotation and confirmed orders).\n\nDefault order: `date_order desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/purchase/orders/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Purchase orders (requests for quotation and confirmed orders).\n\nDefault order: `date_order desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/purchase/orders/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -19632,7 +20174,7 @@ var openapi_default = {
           "purchase"
         ],
         summary: "Export purchase orders",
-        description: "Every purchase orders record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every purchase orders record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -19653,6 +20195,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -19870,7 +20415,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -19880,6 +20425,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -19905,13 +20453,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -20078,7 +20633,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List activities",
-        description: "Activities a space can be booked for (archived activities are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/activities/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Activities a space can be booked for (archived activities are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/space/activities/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -20240,7 +20795,7 @@ var openapi_default = {
           "space"
         ],
         summary: "Export activities",
-        description: "Every activities record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every activities record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -20261,6 +20816,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -20299,7 +20857,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -20309,6 +20867,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -20334,13 +20895,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -20507,7 +21075,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List categories",
-        description: "Categories of spaces and equipment (archived categories are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/categories/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Categories of spaces and equipment (archived categories are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/space/categories/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -20657,7 +21225,7 @@ var openapi_default = {
           "space"
         ],
         summary: "Export categories",
-        description: "Every categories record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every categories record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -20678,6 +21246,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -20704,7 +21275,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -20714,6 +21285,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -20739,13 +21313,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -20912,7 +21493,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List equipment",
-        description: "Equipment available in the spaces (archived equipment is not exposed).\n\nDefault order: `name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/equipments/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Equipment available in the spaces (archived equipment is not exposed).\n\nDefault order: `name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/space/equipments/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -21074,7 +21655,7 @@ var openapi_default = {
           "space"
         ],
         summary: "Export equipment",
-        description: "Every equipment record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every equipment record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -21095,6 +21676,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -21133,7 +21717,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -21143,6 +21727,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -21168,13 +21755,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -21341,7 +21935,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List maintenances",
-        description: "Maintenance slots of spaces.\n\nDefault order: `start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/maintenances/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Maintenance slots of spaces.\n\nDefault order: `start desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/space/maintenances/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -21571,7 +22165,7 @@ var openapi_default = {
           "space"
         ],
         summary: "Export maintenances",
-        description: "Every maintenances record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every maintenances record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -21592,6 +22186,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -21698,7 +22295,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -21708,6 +22305,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -21733,13 +22333,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -21906,7 +22513,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List reservations",
-        description: "Reservations of spaces.\n\nDefault order: `start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/reservations/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Reservations of spaces.\n\nDefault order: `start desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/space/reservations/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -22137,7 +22744,7 @@ var openapi_default = {
           "space"
         ],
         summary: "Export reservations",
-        description: "Every reservations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every reservations record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -22158,6 +22765,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -22265,7 +22875,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -22275,6 +22885,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -22300,13 +22913,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -22473,7 +23093,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List sites",
-        description: "Sites holding the spaces, as a tree (archived sites are not exposed).\n\nDefault order: `complete_name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/sites/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Sites holding the spaces, as a tree (archived sites are not exposed).\n\nDefault order: `complete_name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/space/sites/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -22647,7 +23267,7 @@ var openapi_default = {
           "space"
         ],
         summary: "Export sites",
-        description: "Every sites record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every sites record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -22668,6 +23288,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -22718,7 +23341,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -22728,6 +23351,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -22753,13 +23379,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -22926,7 +23559,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List spaces",
-        description: "Bookable spaces (archived spaces are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/spaces/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Bookable spaces (archived spaces are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/space/spaces/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -23125,7 +23758,7 @@ var openapi_default = {
           "space"
         ],
         summary: "Export spaces",
-        description: "Every spaces record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every spaces record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -23146,6 +23779,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -23221,7 +23857,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -23231,6 +23867,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -23256,13 +23895,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -23429,7 +24075,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List blockers",
-        description: "Blocking points raised by squads, with their origin, owner and the decision that lifted them.\n\nDefault order: `date_start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/blockers/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Blocking points raised by squads, with their origin, owner and the decision that lifted them.\n\nDefault order: `date_start desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/sprint/blockers/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -23661,7 +24307,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "Export blockers",
-        description: "Every blockers record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every blockers record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -23682,6 +24328,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -23790,7 +24439,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -23800,6 +24449,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -23825,13 +24477,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -23998,7 +24657,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List engagements",
-        description: "Commitments taken by squads towards an objective or key result, with their deadline and state.\n\nDefault order: `deadline asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/engagements/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Commitments taken by squads towards an objective or key result, with their deadline and state.\n\nDefault order: `deadline asc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/sprint/engagements/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -24236,7 +24895,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "Export engagements",
-        description: "Every engagements record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every engagements record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -24257,6 +24916,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -24371,7 +25033,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -24381,6 +25043,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -24406,13 +25071,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -24579,7 +25251,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List key results",
-        description: "Key results of the objectives, per exercice and squad, with their progress computed from their measures.\n\nDefault order: `number asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/key-results/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Key results of the objectives, per exercice and squad, with their progress computed from their measures.\n\nDefault order: `number asc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/sprint/key-results/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -24765,7 +25437,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "Export key results",
-        description: "Every key results record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every key results record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -24786,6 +25458,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -24848,7 +25523,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -24858,6 +25533,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -24883,13 +25561,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -25056,7 +25741,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List measure readings",
-        description: "Values read for the measures of the key results.\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/measure-readings/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Values read for the measures of the key results.\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/sprint/measure-readings/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -25268,7 +25953,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "Export measure readings",
-        description: "Every measure readings record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every measure readings record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -25289,6 +25974,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -25377,7 +26065,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -25387,6 +26075,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -25412,13 +26103,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -25585,7 +26283,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List measures",
-        description: "Measures of the key results: start, milestone and target values, last reading and progress.\n\nDefault order: `kr_id, id`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/measures/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Measures of the key results: start, milestone and target values, last reading and progress.\n\nDefault order: `kr_id, id`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/sprint/measures/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -25759,7 +26457,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "Export measures",
-        description: "Every measures record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every measures record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -25780,6 +26478,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -25830,7 +26531,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -25840,6 +26541,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -25865,13 +26569,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -26038,7 +26749,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List objectives",
-        description: "Objectives of the OKR framework, archived ones included.\n\nDefault order: `name asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/objectives/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Objectives of the OKR framework, archived ones included.\n\nDefault order: `name asc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/sprint/objectives/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -26198,7 +26909,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "Export objectives",
-        description: "Every objectives record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every objectives record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -26219,6 +26930,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -26255,7 +26969,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -26265,6 +26979,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -26290,13 +27007,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -26463,7 +27187,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List sprints",
-        description: "Sprints of the squads (field list inferred, may grow; decision D1).\n\nDefault order: `date_start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/sprints/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Sprints of the squads (field list inferred, may grow; decision D1).\n\nDefault order: `date_start desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/sprint/sprints/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -26651,7 +27375,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "Export sprints",
-        description: "Every sprints record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every sprints record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -26672,6 +27396,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -26736,7 +27463,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -26746,6 +27473,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -26771,13 +27501,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -26944,7 +27681,7 @@ var openapi_default = {
           "stock"
         ],
         summary: "List pickings",
-        description: "Transfers of goods (receipts, deliveries, internal moves).\n\nDefault order: `scheduled_date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/stock/pickings/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Transfers of goods (receipts, deliveries, internal moves).\n\nDefault order: `scheduled_date desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/stock/pickings/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -27162,7 +27899,7 @@ var openapi_default = {
           "stock"
         ],
         summary: "Export pickings",
-        description: "Every pickings record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every pickings record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -27183,6 +27920,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -27277,7 +28017,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -27287,6 +28027,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -27312,13 +28055,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -27485,7 +28235,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List per-diem rates",
-        description: "Daily allowance rates by destination country and city (archived rates are not exposed).\n\nDefault order: `id desc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/perdiem-rates/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Daily allowance rates by destination country and city (archived rates are not exposed).\n\nDefault order: `id desc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/travel/perdiem-rates/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -27669,7 +28419,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "Export per-diem rates",
-        description: "Every per-diem rates record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every per-diem rates record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -27690,6 +28440,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -27750,7 +28503,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -27760,6 +28513,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -27785,13 +28541,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -27958,7 +28721,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List per-diem requests",
-        description: "Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\n\nDefault order: `date_start desc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/perdiem-requests/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\n\nDefault order: `date_start desc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/travel/perdiem-requests/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -28214,7 +28977,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "Export per-diem requests",
-        description: "Every per-diem requests record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every per-diem requests record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -28235,6 +28998,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -28367,7 +29133,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -28377,6 +29143,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -28402,13 +29171,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -28575,7 +29351,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List trip expenses",
-        description: "Other expenses of a trip (visa, local transport, fees...).\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/trip-expenses/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Other expenses of a trip (visa, local transport, fees...).\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/travel/trip-expenses/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -28735,7 +29511,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "Export trip expenses",
-        description: "Every trip expenses record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every trip expenses record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -28756,6 +29532,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -28792,7 +29571,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -28802,6 +29581,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -28827,13 +29609,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -29000,7 +29789,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List trip stages",
-        description: "Legs of a trip, in order, from one city to the next.\n\nDefault order: `trip_id desc, sequence asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/trip-stages/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Legs of a trip, in order, from one city to the next.\n\nDefault order: `trip_id desc, sequence asc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/travel/trip-stages/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -29210,7 +29999,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "Export trip stages",
-        description: "Every trip stages record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every trip stages record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -29231,6 +30020,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -29317,7 +30109,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -29327,6 +30119,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -29352,13 +30147,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -29525,7 +30327,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List trip types",
-        description: "Kinds of mission (archived types are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/trip-types/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Kinds of mission (archived types are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/travel/trip-types/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -29687,7 +30489,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "Export trip types",
-        description: "Every trip types record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every trip types record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -29708,6 +30510,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -29746,7 +30551,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -29756,6 +30561,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -29781,13 +30589,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -29954,7 +30769,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List trips",
-        description: "Missions of the organisation's staff: traveller, itinerary, dates and costs.\n\nDefault order: `date_start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/trips/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
+        description: "Missions of the organisation's staff: traveller, itinerary, dates and costs.\n\nDefault order: `date_start desc`.\n\nExports of every matching record (`csv`, `ndjson` or `parquet`) are `GET /api/v1/travel/trips/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson|parquet` or by `Accept` (`text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -30194,7 +31009,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "Export trips",
-        description: "Every trips record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every trips record the filters match, as one file (`csv`, `ndjson` or `parquet`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -30215,6 +31030,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -30331,7 +31149,7 @@ var openapi_default = {
                 required: true,
                 schema: {
                   type: "string",
-                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson|parquet)"$'
                 }
               },
               "Cache-Control": {
@@ -30341,6 +31159,9 @@ var openapi_default = {
                   type: "string",
                   pattern: "^no-store$"
                 }
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               },
               "X-Next-Changed-Since": {
                 description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
@@ -30366,13 +31187,20 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  format: "binary",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               }
             }
@@ -30716,12 +31544,26 @@ var openapi_default = {
             ],
             description: "Top-level axis of analysis (root plan) of the account."
           },
+          root_dimension_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the root dimension (account.analytic.plan): the key to join on, beside its name in `root_dimension`."
+          },
           partner: {
             type: [
               "string",
               "null"
             ],
             description: "Partner (customer or funder) linked to the account."
+          },
+          partner_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the partner (res.partner): the key to join on, beside its name in `partner`."
           },
           active: {
             type: "boolean",
@@ -30733,6 +31575,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -30801,6 +31650,13 @@ var openapi_default = {
               "null"
             ],
             description: "Parent dimension when nested."
+          },
+          parent_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the parent (account.analytic.plan): the key to join on, beside its name in `parent`."
           },
           url: {
             type: [
@@ -30914,6 +31770,13 @@ var openapi_default = {
             ],
             description: "Owning company."
           },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
+          },
           url: {
             type: [
               "string",
@@ -30993,6 +31856,13 @@ var openapi_default = {
             description: "Author of the approval request.",
             "x-personal-data": true
           },
+          author_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the author (res.users): the key to join on, beside its name in `author`."
+          },
           description: {
             type: [
               "string",
@@ -31028,6 +31898,13 @@ var openapi_default = {
             ],
             description: "Unit of measure of the quantity."
           },
+          uom_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the uom (uom.uom): the key to join on, beside its name in `uom`."
+          },
           estimated_amount: {
             type: [
               "number",
@@ -31041,6 +31918,13 @@ var openapi_default = {
               "null"
             ],
             description: "Currency of the estimated amount."
+          },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
           },
           analytic_accounts: {
             type: "array",
@@ -31070,12 +31954,26 @@ var openapi_default = {
             ],
             description: "Vendor proposed for the line."
           },
+          vendor_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the vendor (res.partner): the key to join on, beside its name in `vendor`."
+          },
           company: {
             type: [
               "string",
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -31167,6 +32065,13 @@ var openapi_default = {
             description: "Person who entered the request, if different from the author.",
             "x-personal-data": true
           },
+          created_by_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the created by (res.users): the key to join on, beside its name in `created_by`."
+          },
           status: {
             type: [
               "string",
@@ -31211,6 +32116,13 @@ var openapi_default = {
             ],
             description: "Currency of the amount."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           budget_code: {
             type: [
               "string",
@@ -31226,6 +32138,13 @@ var openapi_default = {
             description: "Approver who takes the final decision.",
             "x-personal-data": true
           },
+          final_approver_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the final approver (res.users): the key to join on, beside its name in `final_approver`."
+          },
           approvers: {
             type: "array",
             items: {
@@ -31240,6 +32159,13 @@ var openapi_default = {
             ],
             description: "Partner (contact) concerned by the request.",
             "x-personal-data": true
+          },
+          partner_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the partner (res.partner): the key to join on, beside its name in `partner`."
           },
           location: {
             type: [
@@ -31309,6 +32235,13 @@ var openapi_default = {
             ],
             description: "Owning company."
           },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
+          },
           url: {
             type: [
               "string",
@@ -31374,6 +32307,13 @@ var openapi_default = {
             ],
             description: "Environment (site) served by the meter."
           },
+          environment_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
+          },
           current_kwh: {
             type: [
               "number",
@@ -31437,6 +32377,13 @@ var openapi_default = {
               "null"
             ],
             description: "Currency of the amounts."
+          },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
           },
           status: {
             type: [
@@ -31524,6 +32471,13 @@ var openapi_default = {
             ],
             description: "Environment (site) served by the meter."
           },
+          environment_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
+          },
           date_purchase: {
             type: [
               "string",
@@ -31552,6 +32506,13 @@ var openapi_default = {
               "null"
             ],
             description: "Currency of the amount."
+          },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
           },
           price_per_kwh: {
             type: [
@@ -31626,6 +32587,13 @@ var openapi_default = {
               "null"
             ],
             description: "Environment (site) served by the meter."
+          },
+          environment_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
           },
           date_reading: {
             type: [
@@ -31722,6 +32690,13 @@ var openapi_default = {
             ],
             description: "Event template applied."
           },
+          event_type_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the event type (event.type): the key to join on, beside its name in `event_type`."
+          },
           activity: {
             type: [
               "string",
@@ -31729,12 +32704,26 @@ var openapi_default = {
             ],
             description: "Activity of the event."
           },
+          activity_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the activity (space.activity): the key to join on, beside its name in `activity`."
+          },
           stage: {
             type: [
               "string",
               "null"
             ],
             description: "Lifecycle stage."
+          },
+          stage_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the stage (event.stage): the key to join on, beside its name in `stage`."
           },
           date_begin: {
             type: [
@@ -31813,6 +32802,13 @@ var openapi_default = {
             description: "Organizer of the event.",
             "x-personal-data": true
           },
+          organizer_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the organizer (res.partner): the key to join on, beside its name in `organizer`."
+          },
           responsible: {
             type: [
               "string",
@@ -31821,6 +32817,13 @@ var openapi_default = {
             description: "User responsible for the event.",
             "x-personal-data": true
           },
+          responsible_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the responsible (res.users): the key to join on, beside its name in `responsible`."
+          },
           referent: {
             type: [
               "string",
@@ -31828,6 +32831,13 @@ var openapi_default = {
             ],
             description: "Referent person of the event.",
             "x-personal-data": true
+          },
+          referent_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the referent (res.users): the key to join on, beside its name in `referent`."
           },
           origin: {
             type: [
@@ -31875,6 +32885,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -31965,6 +32982,13 @@ var openapi_default = {
             ],
             description: "Ticket type of the registration."
           },
+          ticket_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the ticket (event.event.ticket): the key to join on, beside its name in `ticket`."
+          },
           attendee: {
             type: [
               "string",
@@ -31997,6 +33021,13 @@ var openapi_default = {
             description: "Contact who booked the registration.",
             "x-personal-data": true
           },
+          booked_by_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the booked by (res.partner): the key to join on, beside its name in `booked_by`."
+          },
           state: {
             type: [
               "string",
@@ -32017,6 +33048,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -32084,6 +33122,13 @@ var openapi_default = {
             ],
             description: "User assigned to the task.",
             "x-personal-data": true
+          },
+          assignee_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the assignee (res.users): the key to join on, beside its name in `assignee`."
           },
           url: {
             type: [
@@ -32192,6 +33237,13 @@ var openapi_default = {
             description: "Person who handled the alert.",
             "x-personal-data": true
           },
+          handled_by_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the handled by (res.users): the key to join on, beside its name in `handled_by`."
+          },
           reminder_days: {
             type: [
               "integer",
@@ -32205,6 +33257,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -32269,6 +33328,13 @@ var openapi_default = {
             description: "Driver at the time of the fill.",
             "x-personal-data": true
           },
+          driver_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
+          },
           date: {
             type: [
               "string",
@@ -32311,6 +33377,13 @@ var openapi_default = {
               "null"
             ],
             description: "Currency of the amounts."
+          },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
           },
           odometer: {
             type: [
@@ -32368,6 +33441,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -32432,6 +33512,13 @@ var openapi_default = {
             description: "Driver at the time of the incident.",
             "x-personal-data": true
           },
+          driver_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
+          },
           date: {
             type: [
               "string",
@@ -32468,12 +33555,26 @@ var openapi_default = {
             ],
             description: "Currency of the cost."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           company: {
             type: [
               "string",
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -32544,6 +33645,13 @@ var openapi_default = {
             ],
             description: "Country."
           },
+          country_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the country (res.country): the key to join on, beside its name in `country`."
+          },
           latitude: {
             type: [
               "number",
@@ -32568,6 +33676,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -32620,6 +33735,13 @@ var openapi_default = {
             description: "Driver.",
             "x-personal-data": true
           },
+          driver_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
+          },
           requester: {
             type: [
               "string",
@@ -32627,6 +33749,13 @@ var openapi_default = {
             ],
             description: "Person who made the request.",
             "x-personal-data": true
+          },
+          requester_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the requester (res.users): the key to join on, beside its name in `requester`."
           },
           start: {
             type: [
@@ -32664,6 +33793,13 @@ var openapi_default = {
               "null"
             ],
             description: "Where the vehicle is picked up."
+          },
+          pickup_location_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the pickup location (fleet.location): the key to join on, beside its name in `pickup_location`."
           },
           destination: {
             type: [
@@ -32722,6 +33858,13 @@ var openapi_default = {
             ],
             description: "Person who approved or refused the request.",
             "x-personal-data": true
+          },
+          approver_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the approver (res.users): the key to join on, beside its name in `approver`."
           },
           approved_at: {
             type: [
@@ -32819,6 +33962,13 @@ var openapi_default = {
             ],
             description: "Type of service."
           },
+          service_type_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the service type (fleet.service.type): the key to join on, beside its name in `service_type`."
+          },
           service_kind: {
             type: [
               "string",
@@ -32852,6 +34002,13 @@ var openapi_default = {
             ],
             description: "Currency of the amounts."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           odometer: {
             type: [
               "number",
@@ -32872,6 +34029,13 @@ var openapi_default = {
               "null"
             ],
             description: "Vendor who performed the service."
+          },
+          vendor_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the vendor (res.partner): the key to join on, beside its name in `vendor`."
           },
           invoice_ref: {
             type: [
@@ -32900,6 +34064,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -32971,6 +34142,13 @@ var openapi_default = {
             description: "Driver.",
             "x-personal-data": true
           },
+          driver_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
+          },
           date: {
             type: [
               "string",
@@ -33037,12 +34215,26 @@ var openapi_default = {
             ],
             description: "Analytic account charged."
           },
+          analytic_account_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the analytic account (account.analytic.account): the key to join on, beside its name in `analytic_account`."
+          },
           company: {
             type: [
               "string",
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -33104,6 +34296,13 @@ var openapi_default = {
             ],
             description: "Make and model."
           },
+          model_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the model (fleet.vehicle.model): the key to join on, beside its name in `model`."
+          },
           vin: {
             type: [
               "string",
@@ -33118,6 +34317,13 @@ var openapi_default = {
             ],
             description: "Driver currently assigned.",
             "x-personal-data": true
+          },
+          driver_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
           },
           seats: {
             type: [
@@ -33158,6 +34364,13 @@ var openapi_default = {
               "null"
             ],
             description: "Vehicle lifecycle state (free value)."
+          },
+          state_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the state (fleet.vehicle.state): the key to join on, beside its name in `state`."
           },
           assignation_state: {
             type: [
@@ -33226,6 +34439,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -33336,6 +34556,13 @@ var openapi_default = {
             ],
             description: "Hardware model."
           },
+          product_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the product (product.product): the key to join on, beside its name in `product`."
+          },
           quantity: {
             type: [
               "number",
@@ -33350,6 +34577,13 @@ var openapi_default = {
             ],
             description: "Stock location of the asset."
           },
+          location_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the location (stock.location): the key to join on, beside its name in `location`."
+          },
           holder: {
             type: [
               "string",
@@ -33357,6 +34591,13 @@ var openapi_default = {
             ],
             description: "Person holding the asset.",
             "x-personal-data": true
+          },
+          holder_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the holder (res.partner): the key to join on, beside its name in `holder`."
           },
           lifecycle: {
             type: [
@@ -33379,6 +34620,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -33424,6 +34672,13 @@ var openapi_default = {
             description: "Person who received the consumable.",
             "x-personal-data": true
           },
+          beneficiary_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the beneficiary (res.partner): the key to join on, beside its name in `beneficiary`."
+          },
           product: {
             type: [
               "string",
@@ -33431,12 +34686,26 @@ var openapi_default = {
             ],
             description: "Consumable issued."
           },
+          product_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the product (product.product): the key to join on, beside its name in `product`."
+          },
           location: {
             type: [
               "string",
               "null"
             ],
             description: "Stock location the consumable was taken from."
+          },
+          location_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the location (stock.location): the key to join on, beside its name in `location`."
           },
           quantity: {
             type: [
@@ -33487,6 +34756,13 @@ var openapi_default = {
             ],
             description: "Technician who handled the move.",
             "x-personal-data": true
+          },
+          handled_by_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the handled by (res.users): the key to join on, beside its name in `handled_by`."
           },
           url: {
             type: [
@@ -33543,12 +34819,26 @@ var openapi_default = {
             ],
             description: "Request category (ticket type)."
           },
+          type_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the type (it.ticket.type): the key to join on, beside its name in `type`."
+          },
           stage: {
             type: [
               "string",
               "null"
             ],
             description: "Current stage."
+          },
+          stage_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the stage (it.ticket.stage): the key to join on, beside its name in `stage`."
           },
           is_closed: {
             type: "boolean",
@@ -33561,6 +34851,13 @@ var openapi_default = {
             ],
             description: "Support team in charge."
           },
+          team_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the team (it.ticket.team): the key to join on, beside its name in `team`."
+          },
           assignees: {
             type: "array",
             items: {
@@ -33568,6 +34865,13 @@ var openapi_default = {
             },
             description: "Assigned technicians.",
             "x-personal-data": true
+          },
+          assignee_ids: {
+            type: "array",
+            items: {
+              type: "integer"
+            },
+            description: "Ids of the assignees (res.users): the keys to join on, in the order of `assignees`."
           },
           assignee: {
             type: [
@@ -33584,6 +34888,13 @@ var openapi_default = {
             ],
             description: "Person who raised the ticket.",
             "x-personal-data": true
+          },
+          requester_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the requester (res.partner): the key to join on, beside its name in `requester`."
           },
           requester_email: {
             type: [
@@ -33643,6 +34954,13 @@ var openapi_default = {
             ],
             description: "Category of the ticket (earlier listing)."
           },
+          category_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the category (it.ticket.category): the key to join on, beside its name in `category`."
+          },
           validation_state: {
             type: [
               "string",
@@ -33663,6 +34981,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -33746,6 +35071,13 @@ var openapi_default = {
             ],
             description: "Unit of measure of the quantity."
           },
+          uom_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the uom (uom.uom): the key to join on, beside its name in `uom`."
+          },
           price_unit: {
             type: [
               "number",
@@ -33773,6 +35105,13 @@ var openapi_default = {
               "null"
             ],
             description: "Currency of the amounts."
+          },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
           },
           qty_received: {
             type: [
@@ -33920,6 +35259,13 @@ var openapi_default = {
             ],
             description: "Requesting department."
           },
+          department_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the department (hr.department): the key to join on, beside its name in `department`."
+          },
           delivery_condition: {
             type: [
               "string",
@@ -33979,6 +35325,13 @@ var openapi_default = {
             ],
             description: "Currency of the amounts."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           state: {
             type: [
               "string",
@@ -34016,6 +35369,13 @@ var openapi_default = {
             description: "Buyer in charge of the order.",
             "x-personal-data": true
           },
+          buyer_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the buyer (res.users): the key to join on, beside its name in `buyer`."
+          },
           author: {
             type: [
               "string",
@@ -34045,6 +35405,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -34179,6 +35546,13 @@ var openapi_default = {
             ],
             description: "Category of the equipment."
           },
+          category_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the category (space.category): the key to join on, beside its name in `category`."
+          },
           description: {
             type: [
               "string",
@@ -34281,6 +35655,13 @@ var openapi_default = {
             description: "Internal technician.",
             "x-personal-data": true
           },
+          technician_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the technician (res.users): the key to join on, beside its name in `technician`."
+          },
           external_technician: {
             type: [
               "string",
@@ -34288,6 +35669,13 @@ var openapi_default = {
             ],
             description: "External technician or contractor.",
             "x-personal-data": true
+          },
+          external_technician_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the external technician (res.partner): the key to join on, beside its name in `external_technician`."
           },
           blocks_reservations: {
             type: "boolean",
@@ -34306,6 +35694,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -34369,6 +35764,13 @@ var openapi_default = {
             ],
             description: "Activity planned in the space."
           },
+          activity_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the activity (space.activity): the key to join on, beside its name in `activity`."
+          },
           start: {
             type: [
               "string",
@@ -34414,6 +35816,13 @@ var openapi_default = {
             description: "Person who requested the reservation.",
             "x-personal-data": true
           },
+          requester_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the requester (res.partner): the key to join on, beside its name in `requester`."
+          },
           origin: {
             type: [
               "string",
@@ -34448,6 +35857,13 @@ var openapi_default = {
             ],
             description: "User who approved or refused the reservation.",
             "x-personal-data": true
+          },
+          approver_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the approver (res.users): the key to join on, beside its name in `approver`."
           },
           approved_at: {
             type: [
@@ -34493,6 +35909,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -34580,6 +36003,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -34720,12 +36150,26 @@ var openapi_default = {
             ],
             description: "Currency of the hourly price."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           categories: {
             type: "array",
             items: {
               type: "string"
             },
             description: "Names of the categories of the space."
+          },
+          categorie_ids: {
+            type: "array",
+            items: {
+              type: "integer"
+            },
+            description: "Ids of the categories (space.category): the keys to join on, in the order of `categories`."
           },
           public_visibility: {
             type: [
@@ -34771,6 +36215,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -34874,12 +36325,26 @@ var openapi_default = {
             ],
             description: "Sprint during which the blocker was raised."
           },
+          sprint_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the sprint (sprint.sprint): the key to join on, beside its name in `sprint`."
+          },
           squad: {
             type: [
               "string",
               "null"
             ],
             description: "Squad that is blocked."
+          },
+          squad_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the squad (sprint.squad): the key to join on, beside its name in `squad`."
           },
           owner: {
             type: [
@@ -34888,6 +36353,13 @@ var openapi_default = {
             ],
             description: "Person in charge of following the blocker.",
             "x-personal-data": true
+          },
+          owner_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the owner (res.users): the key to join on, beside its name in `owner`."
           },
           unblocker: {
             type: [
@@ -34904,6 +36376,13 @@ var openapi_default = {
             ],
             description: "Person to notify to lift the blocker.",
             "x-personal-data": true
+          },
+          unblocker_user_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the unblocker user (res.users): the key to join on, beside its name in `unblocker_user`."
           },
           origin: {
             type: [
@@ -34925,6 +36404,13 @@ var openapi_default = {
             ],
             description: "Person who reported the blocker.",
             "x-personal-data": true
+          },
+          reported_by_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the reported by (res.users): the key to join on, beside its name in `reported_by`."
           },
           date_start: {
             type: [
@@ -35097,12 +36583,26 @@ var openapi_default = {
             ],
             description: "Sprint in which the engagement was taken."
           },
+          sprint_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the sprint (sprint.sprint): the key to join on, beside its name in `sprint`."
+          },
           subjects: {
             type: "array",
             items: {
               type: "string"
             },
             description: "Subjects serving the engagement."
+          },
+          subject_ids: {
+            type: "array",
+            items: {
+              type: "integer"
+            },
+            description: "Ids of the subjects (sprint.subject): the keys to join on, in the order of `subjects`."
           },
           url: {
             type: [
@@ -35206,12 +36706,26 @@ var openapi_default = {
             ],
             description: "Squad carrying the key result."
           },
+          squad_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the squad (sprint.squad): the key to join on, beside its name in `squad`."
+          },
           measures: {
             type: "array",
             items: {
               type: "string"
             },
             description: "Measures of the key result."
+          },
+          measure_ids: {
+            type: "array",
+            items: {
+              type: "integer"
+            },
+            description: "Ids of the measures (sprint.measure): the keys to join on, in the order of `measures`."
           },
           url: {
             type: [
@@ -35315,6 +36829,13 @@ var openapi_default = {
             ],
             description: "Squad of the key result."
           },
+          squad_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the squad (sprint.squad): the key to join on, beside its name in `squad`."
+          },
           date: {
             type: [
               "string",
@@ -35351,6 +36872,13 @@ var openapi_default = {
             ],
             description: "Person who recorded the reading.",
             "x-personal-data": true
+          },
+          read_by_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the read by (res.users): the key to join on, beside its name in `read_by`."
           },
           url: {
             type: [
@@ -35432,6 +36960,13 @@ var openapi_default = {
               "null"
             ],
             description: "Squad carrying the key result."
+          },
+          squad_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the squad (sprint.squad): the key to join on, beside its name in `squad`."
           },
           start_value: {
             type: [
@@ -35664,6 +37199,13 @@ var openapi_default = {
             ],
             description: "Operation type (receipt, delivery, internal transfer)."
           },
+          picking_type_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the picking type (stock.picking.type): the key to join on, beside its name in `picking_type`."
+          },
           partner: {
             type: [
               "string",
@@ -35672,6 +37214,13 @@ var openapi_default = {
             description: "Contact (vendor or recipient).",
             "x-personal-data": true
           },
+          partner_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the partner (res.partner): the key to join on, beside its name in `partner`."
+          },
           source_location: {
             type: [
               "string",
@@ -35679,12 +37228,26 @@ var openapi_default = {
             ],
             description: "Location the goods leave."
           },
+          source_location_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the source location (stock.location): the key to join on, beside its name in `source_location`."
+          },
           destination_location: {
             type: [
               "string",
               "null"
             ],
             description: "Location the goods reach."
+          },
+          destination_location_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the destination location (stock.location): the key to join on, beside its name in `destination_location`."
           },
           scheduled_date: {
             type: [
@@ -35737,6 +37300,13 @@ var openapi_default = {
             ],
             description: "Owning company."
           },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
+          },
           url: {
             type: [
               "string",
@@ -35780,6 +37350,13 @@ var openapi_default = {
             ],
             description: "Destination city the rate applies to (null: whole country)."
           },
+          city_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the city (res.city): the key to join on, beside its name in `city`."
+          },
           daily_rate: {
             type: [
               "number",
@@ -35794,6 +37371,13 @@ var openapi_default = {
             ],
             description: "Currency of the daily rate."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           has_tiers: {
             type: "boolean",
             description: "Duration tiers exist for this rate."
@@ -35804,6 +37388,13 @@ var openapi_default = {
               "null"
             ],
             description: "Environment (site or programme area) the rate belongs to."
+          },
+          environment_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
           },
           note: {
             type: [
@@ -35818,6 +37409,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -35903,6 +37501,13 @@ var openapi_default = {
             description: "User travelling.",
             "x-personal-data": true
           },
+          traveler_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the traveler (res.users): the key to join on, beside its name in `traveler`."
+          },
           mission_object: {
             type: [
               "string",
@@ -35917,12 +37522,26 @@ var openapi_default = {
             ],
             description: "Destination country."
           },
+          country_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the country (res.country): the key to join on, beside its name in `country`."
+          },
           city: {
             type: [
               "string",
               "null"
             ],
             description: "Destination city."
+          },
+          city_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the city (res.city): the key to join on, beside its name in `city`."
           },
           date_start: {
             type: [
@@ -36040,6 +37659,13 @@ var openapi_default = {
             ],
             description: "Co-financing partner."
           },
+          partner_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the partner (res.partner): the key to join on, beside its name in `partner`."
+          },
           partner_share_pct: {
             type: [
               "number",
@@ -36068,12 +37694,26 @@ var openapi_default = {
             ],
             description: "Currency of the amounts."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           environment: {
             type: [
               "string",
               "null"
             ],
             description: "Environment (site or programme area) charged."
+          },
+          environment_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
           },
           validator: {
             type: [
@@ -36082,6 +37722,13 @@ var openapi_default = {
             ],
             description: "User who validates the request.",
             "x-personal-data": true
+          },
+          validator_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the validator (res.users): the key to join on, beside its name in `validator`."
           },
           submit_date: {
             type: [
@@ -36113,6 +37760,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -36195,6 +37849,13 @@ var openapi_default = {
             ],
             description: "Currency of the cost."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           notes: {
             type: [
               "string",
@@ -36275,12 +37936,26 @@ var openapi_default = {
             ],
             description: "City of departure."
           },
+          city_from_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the city from (res.city): the key to join on, beside its name in `city_from`."
+          },
           country_from: {
             type: [
               "string",
               "null"
             ],
             description: "Country of departure."
+          },
+          country_from_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the country from (res.country): the key to join on, beside its name in `country_from`."
           },
           city_to: {
             type: [
@@ -36289,12 +37964,26 @@ var openapi_default = {
             ],
             description: "City of arrival."
           },
+          city_to_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the city to (res.city): the key to join on, beside its name in `city_to`."
+          },
           country_to: {
             type: [
               "string",
               "null"
             ],
             description: "Country of arrival."
+          },
+          country_to_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the country to (res.country): the key to join on, beside its name in `country_to`."
           },
           date_from: {
             type: [
@@ -36438,6 +38127,13 @@ var openapi_default = {
             description: "User travelling.",
             "x-personal-data": true
           },
+          traveler_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the traveler (res.users): the key to join on, beside its name in `traveler`."
+          },
           traveler_name: {
             type: [
               "string",
@@ -36461,6 +38157,13 @@ var openapi_default = {
             ],
             description: "Kind of mission."
           },
+          trip_type_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the trip type (travel.trip.type): the key to join on, beside its name in `trip_type`."
+          },
           description: {
             type: [
               "string",
@@ -36475,12 +38178,26 @@ var openapi_default = {
             ],
             description: "City of departure."
           },
+          city_departure_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the city departure (res.city): the key to join on, beside its name in `city_departure`."
+          },
           country_departure: {
             type: [
               "string",
               "null"
             ],
             description: "Country of departure."
+          },
+          country_departure_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the country departure (res.country): the key to join on, beside its name in `country_departure`."
           },
           city_destination: {
             type: [
@@ -36489,12 +38206,26 @@ var openapi_default = {
             ],
             description: "Destination city."
           },
+          city_destination_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the city destination (res.city): the key to join on, beside its name in `city_destination`."
+          },
           country_destination: {
             type: [
               "string",
               "null"
             ],
             description: "Destination country."
+          },
+          country_destination_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the country destination (res.country): the key to join on, beside its name in `country_destination`."
           },
           date_submission: {
             type: [
@@ -36562,6 +38293,13 @@ var openapi_default = {
             ],
             description: "Currency of the amounts."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           has_per_diem: {
             type: "boolean",
             description: "The traveller is entitled to per diems on this trip."
@@ -36576,6 +38314,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -36862,12 +38607,13 @@ var openapi_default = {
         name: "format",
         in: "query",
         required: false,
-        description: "The export's format: `csv` or `ndjson`. Without it, the one `Accept` prefers among `text/csv`, `application/x-ndjson`; `csv` when `Accept` names none of them. As a parameter, for links opened in a browser or a spreadsheet, which cannot set `Accept`.",
+        description: "The export's format: `csv`, `ndjson` or `parquet`. Without it, the one `Accept` prefers among `text/csv`, `application/x-ndjson`, `application/vnd.apache.parquet`; `csv` when `Accept` names none of them. As a parameter, for links opened in a browser or a spreadsheet, which cannot set `Accept`.",
         schema: {
           type: "string",
           enum: [
             "csv",
-            "ndjson"
+            "ndjson",
+            "parquet"
           ]
         }
       },
@@ -36883,6 +38629,21 @@ var openapi_default = {
             "raw"
           ],
           default: "escaped"
+        }
+      },
+      CsvDialect: {
+        name: "csv_dialect",
+        in: "query",
+        required: false,
+        description: "CSV exports only (400 otherwise). `rfc4180` (the default): UTF-8 without a byte-order mark, `,`, ISO 8601 date-times, `true`/`false`: what loaders (DuckDB, pandas, a database's `COPY`) read. `excel`: what Excel opens as it should by a double click: the UTF-8 byte-order mark first (without it Excel reads the file in the machine's legacy code page), date-times `2026-01-05 14:30:00` (UTC) and booleans `TRUE`/`FALSE`, which Excel reads as dates and booleans. `excel-semicolon`: the same with `;` between fields and a decimal comma (`12,5`), for Excel in the languages whose list separator is `;` (French, German, Spanish, ...). Texts made only of digits (`0042`) still lose their leading zeros in Excel: load such columns as text, or use a typed export.",
+        schema: {
+          type: "string",
+          enum: [
+            "rfc4180",
+            "excel",
+            "excel-semicolon"
+          ],
+          default: "rfc4180"
         }
       },
       ChangedSince: {
@@ -36947,6 +38708,14 @@ var openapi_default = {
         schema: {
           type: "string",
           pattern: '^"per-key";r=[0-9]+;t=[0-9]+$'
+        }
+      },
+      TotalCount: {
+        description: "Exports only (CSV, NDJSON): the rows the export holds, counted by the ERP just before its first page is read, and sent before the body (for a progress bar, or to size a load). Records created, deleted or changed while the export runs can make the body hold a few more or fewer rows than announced (a record created after the count with an id above the last one read comes, a deleted one does not): the body is the data, this is its forecast. Not with `changed_since`: the deleted records that end such an export are found while it is read.",
+        required: false,
+        schema: {
+          type: "integer",
+          minimum: 0
         }
       },
       UnreadableFields: {
@@ -37080,6 +38849,19 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
       }
     },
     {
+      name: "root_dimension_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "root_plan_id",
+        comodel: "account.analytic.plan",
+        take: "id"
+      }
+    },
+    {
       name: "partner",
       type: "string",
       nullable: true,
@@ -37090,6 +38872,19 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
         erp: "partner_id",
         comodel: "res.partner",
         take: "name"
+      }
+    },
+    {
+      name: "partner_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "partner_id",
+        comodel: "res.partner",
+        take: "id"
       }
     },
     {
@@ -37115,6 +38910,19 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -37203,7 +39011,7 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -37217,6 +39025,10 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -37259,7 +39071,7 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -37273,6 +39085,10 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -37394,6 +39210,19 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
       }
     },
     {
+      name: "parent_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "parent_id",
+        comodel: "account.analytic.plan",
+        take: "id"
+      }
+    },
+    {
       name: "url",
       type: "string",
       nullable: true,
@@ -37459,7 +39288,7 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -37473,6 +39302,10 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -37500,7 +39333,7 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -37514,6 +39347,10 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -37706,6 +39543,19 @@ var APPROVALS_APPROVERS = deepFreeze2({
       }
     },
     {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
+      }
+    },
+    {
       name: "url",
       type: "string",
       nullable: true,
@@ -37807,7 +39657,7 @@ var APPROVALS_APPROVERS = deepFreeze2({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -37821,6 +39671,10 @@ var APPROVALS_APPROVERS = deepFreeze2({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -37871,7 +39725,7 @@ var APPROVALS_APPROVERS = deepFreeze2({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -37885,6 +39739,10 @@ var APPROVALS_APPROVERS = deepFreeze2({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -38030,6 +39888,19 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       }
     },
     {
+      name: "author_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "related",
+        erp: "approval_request_id",
+        comodel: "approval.request",
+        comodelField: "request_owner_id"
+      }
+    },
+    {
       name: "description",
       type: "string",
       nullable: true,
@@ -38093,6 +39964,19 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       }
     },
     {
+      name: "uom_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "product_uom_id",
+        comodel: "uom.uom",
+        take: "id"
+      }
+    },
+    {
       name: "estimated_amount",
       type: "number",
       nullable: true,
@@ -38115,6 +39999,19 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
         erp: "currency_id",
         comodel: "res.currency",
         take: "name"
+      }
+    },
+    {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
       }
     },
     {
@@ -38168,6 +40065,19 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       }
     },
     {
+      name: "vendor_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "partner_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "company",
       type: "string",
       nullable: true,
@@ -38178,6 +40088,19 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -38295,7 +40218,7 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -38309,6 +40232,10 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -38365,7 +40292,7 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -38379,6 +40306,10 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -38539,6 +40470,19 @@ var APPROVALS_REQUESTS = deepFreeze2({
       }
     },
     {
+      name: "created_by_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "created_by_id",
+        comodel: "res.users",
+        take: "id"
+      }
+    },
+    {
       name: "status",
       type: "string",
       enum: ["new", "pending", "approved", "refused", "cancel", "treated_paid"],
@@ -38603,6 +40547,19 @@ var APPROVALS_REQUESTS = deepFreeze2({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "budget_code",
       type: "string",
       nullable: true,
@@ -38625,6 +40582,19 @@ var APPROVALS_REQUESTS = deepFreeze2({
         erp: "final_approver_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "final_approver_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "final_approver_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -38652,6 +40622,19 @@ var APPROVALS_REQUESTS = deepFreeze2({
         erp: "partner_id",
         comodel: "res.partner",
         take: "name"
+      }
+    },
+    {
+      name: "partner_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "partner_id",
+        comodel: "res.partner",
+        take: "id"
       }
     },
     {
@@ -38766,6 +40749,19 @@ var APPROVALS_REQUESTS = deepFreeze2({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -38923,7 +40919,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -38937,6 +40933,10 @@ var APPROVALS_REQUESTS = deepFreeze2({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -39013,7 +41013,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -39027,6 +41027,10 @@ var APPROVALS_REQUESTS = deepFreeze2({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -39198,6 +41202,19 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
       }
     },
     {
+      name: "environment_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "environment_id",
+        comodel: "ops.environment",
+        take: "id"
+      }
+    },
+    {
       name: "current_kwh",
       type: "number",
       nullable: true,
@@ -39308,6 +41325,19 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "status",
       type: "string",
       enum: ["ok", "warning", "critical", "no_data"],
@@ -39415,7 +41445,7 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -39429,6 +41459,10 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -39470,7 +41504,7 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -39484,6 +41518,10 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -39605,6 +41643,19 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
       }
     },
     {
+      name: "environment_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "environment_id",
+        comodel: "ops.environment",
+        take: "id"
+      }
+    },
+    {
       name: "date_purchase",
       type: "string",
       format: "date",
@@ -39652,6 +41703,19 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
         erp: "currency_id",
         comodel: "res.currency",
         take: "name"
+      }
+    },
+    {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
       }
     },
     {
@@ -39775,7 +41839,7 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -39789,6 +41853,10 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -39835,7 +41903,7 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -39849,6 +41917,10 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -39960,6 +42032,19 @@ var ELECTRICITY_READINGS = deepFreeze3({
         erp: "environment_id",
         comodel: "ops.environment",
         take: "name"
+      }
+    },
+    {
+      name: "environment_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "environment_id",
+        comodel: "ops.environment",
+        take: "id"
       }
     },
     {
@@ -40137,7 +42222,7 @@ var ELECTRICITY_READINGS = deepFreeze3({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -40151,6 +42236,10 @@ var ELECTRICITY_READINGS = deepFreeze3({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -40193,7 +42282,7 @@ var ELECTRICITY_READINGS = deepFreeze3({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -40207,6 +42296,10 @@ var ELECTRICITY_READINGS = deepFreeze3({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -40326,6 +42419,19 @@ var EVENTS_EVENTS = deepFreeze4({
       }
     },
     {
+      name: "event_type_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "event_type_id",
+        comodel: "event.type",
+        take: "id"
+      }
+    },
+    {
       name: "activity",
       type: "string",
       nullable: true,
@@ -40339,6 +42445,19 @@ var EVENTS_EVENTS = deepFreeze4({
       }
     },
     {
+      name: "activity_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "activity_id",
+        comodel: "space.activity",
+        take: "id"
+      }
+    },
+    {
       name: "stage",
       type: "string",
       nullable: true,
@@ -40349,6 +42468,19 @@ var EVENTS_EVENTS = deepFreeze4({
         erp: "stage_id",
         comodel: "event.stage",
         take: "name"
+      }
+    },
+    {
+      name: "stage_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "stage_id",
+        comodel: "event.stage",
+        take: "id"
       }
     },
     {
@@ -40491,6 +42623,19 @@ var EVENTS_EVENTS = deepFreeze4({
       }
     },
     {
+      name: "organizer_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "organizer_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "responsible",
       type: "string",
       nullable: true,
@@ -40504,6 +42649,19 @@ var EVENTS_EVENTS = deepFreeze4({
       }
     },
     {
+      name: "responsible_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "user_id",
+        comodel: "res.users",
+        take: "id"
+      }
+    },
+    {
       name: "referent",
       type: "string",
       nullable: true,
@@ -40514,6 +42672,19 @@ var EVENTS_EVENTS = deepFreeze4({
         erp: "referent_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "referent_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "referent_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -40589,6 +42760,19 @@ var EVENTS_EVENTS = deepFreeze4({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -40735,7 +42919,7 @@ var EVENTS_EVENTS = deepFreeze4({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -40749,6 +42933,10 @@ var EVENTS_EVENTS = deepFreeze4({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -40809,7 +42997,7 @@ var EVENTS_EVENTS = deepFreeze4({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -40823,6 +43011,10 @@ var EVENTS_EVENTS = deepFreeze4({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -40951,6 +43143,19 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       }
     },
     {
+      name: "ticket_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "event_ticket_id",
+        comodel: "event.event.ticket",
+        take: "id"
+      }
+    },
+    {
       name: "attendee",
       type: "string",
       nullable: true,
@@ -41000,6 +43205,19 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       }
     },
     {
+      name: "booked_by_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "partner_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "state",
       type: "string",
       enum: ["draft", "open", "done", "cancel"],
@@ -41023,6 +43241,19 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -41113,7 +43344,7 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -41127,6 +43358,10 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -41168,7 +43403,7 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -41182,6 +43417,10 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -41315,6 +43554,19 @@ var EVENTS_TASKS = deepFreeze4({
       }
     },
     {
+      name: "assignee_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "assigned_user_id",
+        comodel: "res.users",
+        take: "id"
+      }
+    },
+    {
       name: "url",
       type: "string",
       nullable: true,
@@ -41392,7 +43644,7 @@ var EVENTS_TASKS = deepFreeze4({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -41406,6 +43658,10 @@ var EVENTS_TASKS = deepFreeze4({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -41443,7 +43699,7 @@ var EVENTS_TASKS = deepFreeze4({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -41457,6 +43713,10 @@ var EVENTS_TASKS = deepFreeze4({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -41649,6 +43909,19 @@ var FLEET_ALERTS = deepFreeze5({
       }
     },
     {
+      name: "handled_by_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "handled_by_id",
+        comodel: "res.users",
+        take: "id"
+      }
+    },
+    {
       name: "reminder_days",
       type: "integer",
       nullable: true,
@@ -41671,6 +43944,19 @@ var FLEET_ALERTS = deepFreeze5({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -41770,7 +44056,7 @@ var FLEET_ALERTS = deepFreeze5({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -41784,6 +44070,10 @@ var FLEET_ALERTS = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -41829,7 +44119,7 @@ var FLEET_ALERTS = deepFreeze5({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -41843,6 +44133,10 @@ var FLEET_ALERTS = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -41968,6 +44262,19 @@ var FLEET_FUEL_LOGS = deepFreeze5({
       }
     },
     {
+      name: "driver_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "driver_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "date",
       type: "string",
       format: "date-time",
@@ -42039,6 +44346,19 @@ var FLEET_FUEL_LOGS = deepFreeze5({
         erp: "currency_id",
         comodel: "res.currency",
         take: "name"
+      }
+    },
+    {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
       }
     },
     {
@@ -42140,6 +44460,19 @@ var FLEET_FUEL_LOGS = deepFreeze5({
       }
     },
     {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
+      }
+    },
+    {
       name: "url",
       type: "string",
       nullable: true,
@@ -42237,7 +44570,7 @@ var FLEET_FUEL_LOGS = deepFreeze5({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -42251,6 +44584,10 @@ var FLEET_FUEL_LOGS = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -42298,7 +44635,7 @@ var FLEET_FUEL_LOGS = deepFreeze5({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -42312,6 +44649,10 @@ var FLEET_FUEL_LOGS = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -42439,6 +44780,19 @@ var FLEET_INCIDENTS = deepFreeze5({
       }
     },
     {
+      name: "driver_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "driver_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "date",
       type: "string",
       format: "date",
@@ -42490,6 +44844,19 @@ var FLEET_INCIDENTS = deepFreeze5({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "company",
       type: "string",
       nullable: true,
@@ -42500,6 +44867,19 @@ var FLEET_INCIDENTS = deepFreeze5({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -42597,7 +44977,7 @@ var FLEET_INCIDENTS = deepFreeze5({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -42611,6 +44991,10 @@ var FLEET_INCIDENTS = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -42657,7 +45041,7 @@ var FLEET_INCIDENTS = deepFreeze5({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -42671,6 +45055,10 @@ var FLEET_INCIDENTS = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -42813,6 +45201,19 @@ var FLEET_LOCATIONS = deepFreeze5({
       }
     },
     {
+      name: "country_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "country_id",
+        comodel: "res.country",
+        take: "id"
+      }
+    },
+    {
       name: "latitude",
       type: "number",
       nullable: true,
@@ -42859,6 +45260,19 @@ var FLEET_LOCATIONS = deepFreeze5({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -42929,7 +45343,7 @@ var FLEET_LOCATIONS = deepFreeze5({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -42943,6 +45357,10 @@ var FLEET_LOCATIONS = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -42975,7 +45393,7 @@ var FLEET_LOCATIONS = deepFreeze5({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -42989,6 +45407,10 @@ var FLEET_LOCATIONS = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -43101,6 +45523,19 @@ var FLEET_RESERVATIONS = deepFreeze5({
       }
     },
     {
+      name: "driver_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "driver_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "requester",
       type: "string",
       nullable: true,
@@ -43111,6 +45546,19 @@ var FLEET_RESERVATIONS = deepFreeze5({
         erp: "requester_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "requester_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "requester_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -43174,6 +45622,19 @@ var FLEET_RESERVATIONS = deepFreeze5({
         erp: "pickup_location_id",
         comodel: "fleet.location",
         take: "name"
+      }
+    },
+    {
+      name: "pickup_location_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "pickup_location_id",
+        comodel: "fleet.location",
+        take: "id"
       }
     },
     {
@@ -43249,6 +45710,19 @@ var FLEET_RESERVATIONS = deepFreeze5({
         erp: "approver_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "approver_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "approver_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -43386,7 +45860,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -43400,6 +45874,10 @@ var FLEET_RESERVATIONS = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -43446,7 +45924,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -43460,6 +45938,10 @@ var FLEET_RESERVATIONS = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -43599,6 +46081,19 @@ var FLEET_SERVICES = deepFreeze5({
       }
     },
     {
+      name: "service_type_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "service_type_id",
+        comodel: "fleet.service.type",
+        take: "id"
+      }
+    },
+    {
       name: "service_kind",
       type: "string",
       enum: ["preventive", "curative"],
@@ -43649,6 +46144,19 @@ var FLEET_SERVICES = deepFreeze5({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "odometer",
       type: "number",
       nullable: true,
@@ -43683,6 +46191,19 @@ var FLEET_SERVICES = deepFreeze5({
         erp: "vendor_id",
         comodel: "res.partner",
         take: "name"
+      }
+    },
+    {
+      name: "vendor_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "vendor_id",
+        comodel: "res.partner",
+        take: "id"
       }
     },
     {
@@ -43721,6 +46242,19 @@ var FLEET_SERVICES = deepFreeze5({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -43822,7 +46356,7 @@ var FLEET_SERVICES = deepFreeze5({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -43836,6 +46370,10 @@ var FLEET_SERVICES = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -43881,7 +46419,7 @@ var FLEET_SERVICES = deepFreeze5({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -43895,6 +46433,10 @@ var FLEET_SERVICES = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -44033,6 +46575,19 @@ var FLEET_TRIPS = deepFreeze5({
       }
     },
     {
+      name: "driver_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "driver_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "date",
       type: "string",
       format: "date",
@@ -44145,6 +46700,19 @@ var FLEET_TRIPS = deepFreeze5({
       }
     },
     {
+      name: "analytic_account_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "analytic_account_id",
+        comodel: "account.analytic.account",
+        take: "id"
+      }
+    },
+    {
       name: "company",
       type: "string",
       nullable: true,
@@ -44155,6 +46723,19 @@ var FLEET_TRIPS = deepFreeze5({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -44262,7 +46843,7 @@ var FLEET_TRIPS = deepFreeze5({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -44276,6 +46857,10 @@ var FLEET_TRIPS = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -44323,7 +46908,7 @@ var FLEET_TRIPS = deepFreeze5({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -44337,6 +46922,10 @@ var FLEET_TRIPS = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -44444,6 +47033,19 @@ var FLEET_VEHICLES = deepFreeze5({
       }
     },
     {
+      name: "model_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "model_id",
+        comodel: "fleet.vehicle.model",
+        take: "id"
+      }
+    },
+    {
       name: "vin",
       type: "string",
       nullable: true,
@@ -44466,6 +47068,19 @@ var FLEET_VEHICLES = deepFreeze5({
         erp: "driver_id",
         comodel: "res.partner",
         take: "name"
+      }
+    },
+    {
+      name: "driver_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "driver_id",
+        comodel: "res.partner",
+        take: "id"
       }
     },
     {
@@ -44516,6 +47131,19 @@ var FLEET_VEHICLES = deepFreeze5({
         erp: "state_id",
         comodel: "fleet.vehicle.state",
         take: "name"
+      }
+    },
+    {
+      name: "state_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "state_id",
+        comodel: "fleet.vehicle.state",
+        take: "id"
       }
     },
     {
@@ -44618,6 +47246,19 @@ var FLEET_VEHICLES = deepFreeze5({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -44768,7 +47409,7 @@ var FLEET_VEHICLES = deepFreeze5({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -44782,6 +47423,10 @@ var FLEET_VEHICLES = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -44832,7 +47477,7 @@ var FLEET_VEHICLES = deepFreeze5({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -44846,6 +47491,10 @@ var FLEET_VEHICLES = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -45006,6 +47655,19 @@ var IT_ASSETS = deepFreeze6({
       }
     },
     {
+      name: "product_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "product_id",
+        comodel: "product.product",
+        take: "id"
+      }
+    },
+    {
       name: "quantity",
       type: "number",
       nullable: true,
@@ -45031,6 +47693,19 @@ var IT_ASSETS = deepFreeze6({
       }
     },
     {
+      name: "location_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "location_id",
+        comodel: "stock.location",
+        take: "id"
+      }
+    },
+    {
       name: "holder",
       type: "string",
       nullable: true,
@@ -45041,6 +47716,19 @@ var IT_ASSETS = deepFreeze6({
         erp: "holder_id",
         comodel: "res.partner",
         take: "name"
+      }
+    },
+    {
+      name: "holder_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "holder_id",
+        comodel: "res.partner",
+        take: "id"
       }
     },
     {
@@ -45067,6 +47755,19 @@ var IT_ASSETS = deepFreeze6({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -45141,7 +47842,7 @@ var IT_ASSETS = deepFreeze6({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -45155,6 +47856,10 @@ var IT_ASSETS = deepFreeze6({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -45191,7 +47896,7 @@ var IT_ASSETS = deepFreeze6({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -45205,6 +47910,10 @@ var IT_ASSETS = deepFreeze6({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -45309,6 +48018,19 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       }
     },
     {
+      name: "beneficiary_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "partner_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "product",
       type: "string",
       nullable: true,
@@ -45322,6 +48044,19 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       }
     },
     {
+      name: "product_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "product_id",
+        comodel: "product.product",
+        take: "id"
+      }
+    },
+    {
       name: "location",
       type: "string",
       nullable: true,
@@ -45332,6 +48067,19 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
         erp: "location_id",
         comodel: "stock.location",
         take: "name"
+      }
+    },
+    {
+      name: "location_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "location_id",
+        comodel: "stock.location",
+        take: "id"
       }
     },
     {
@@ -45407,6 +48155,19 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
         erp: "handled_by_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "handled_by_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "handled_by_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -45511,7 +48272,7 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -45525,6 +48286,10 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -45576,7 +48341,7 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -45590,6 +48355,10 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -45713,6 +48482,19 @@ var IT_TICKETS = deepFreeze6({
       }
     },
     {
+      name: "type_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "type_id",
+        comodel: "it.ticket.type",
+        take: "id"
+      }
+    },
+    {
       name: "stage",
       type: "string",
       nullable: true,
@@ -45723,6 +48505,19 @@ var IT_TICKETS = deepFreeze6({
         erp: "stage_id",
         comodel: "it.ticket.stage",
         take: "name"
+      }
+    },
+    {
+      name: "stage_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "stage_id",
+        comodel: "it.ticket.stage",
+        take: "id"
       }
     },
     {
@@ -45751,6 +48546,19 @@ var IT_TICKETS = deepFreeze6({
       }
     },
     {
+      name: "team_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "team_id",
+        comodel: "it.ticket.team",
+        take: "id"
+      }
+    },
+    {
       name: "assignees",
       type: "array",
       items: "string",
@@ -45762,6 +48570,20 @@ var IT_TICKETS = deepFreeze6({
         erp: "user_ids",
         comodel: "res.users",
         take: "names"
+      }
+    },
+    {
+      name: "assignee_ids",
+      type: "array",
+      items: "integer",
+      nullable: false,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "x2many",
+        erp: "user_ids",
+        comodel: "res.users",
+        take: "ids"
       }
     },
     {
@@ -45788,6 +48610,19 @@ var IT_TICKETS = deepFreeze6({
         erp: "partner_id",
         comodel: "res.partner",
         take: "name"
+      }
+    },
+    {
+      name: "requester_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "partner_id",
+        comodel: "res.partner",
+        take: "id"
       }
     },
     {
@@ -45869,6 +48704,19 @@ var IT_TICKETS = deepFreeze6({
       }
     },
     {
+      name: "category_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "category_id",
+        comodel: "it.ticket.category",
+        take: "id"
+      }
+    },
+    {
       name: "validation_state",
       type: "string",
       enum: ["none", "to_validate", "validated", "rejected"],
@@ -45892,6 +48740,19 @@ var IT_TICKETS = deepFreeze6({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -46008,7 +48869,7 @@ var IT_TICKETS = deepFreeze6({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -46022,6 +48883,10 @@ var IT_TICKETS = deepFreeze6({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -46091,7 +48956,7 @@ var IT_TICKETS = deepFreeze6({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -46105,6 +48970,10 @@ var IT_TICKETS = deepFreeze6({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -46315,6 +49184,19 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
       }
     },
     {
+      name: "uom_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "product_uom_id",
+        comodel: "uom.uom",
+        take: "id"
+      }
+    },
+    {
       name: "price_unit",
       type: "number",
       nullable: true,
@@ -46361,6 +49243,19 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
         erp: "currency_id",
         comodel: "res.currency",
         take: "name"
+      }
+    },
+    {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
       }
     },
     {
@@ -46545,7 +49440,7 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -46559,6 +49454,10 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -46605,7 +49504,7 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -46619,6 +49518,10 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -46781,6 +49684,19 @@ var PURCHASE_ORDERS = deepFreeze7({
       }
     },
     {
+      name: "department_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "department_id",
+        comodel: "hr.department",
+        take: "id"
+      }
+    },
+    {
       name: "delivery_condition",
       type: "string",
       nullable: true,
@@ -46881,6 +49797,19 @@ var PURCHASE_ORDERS = deepFreeze7({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "state",
       type: "string",
       enum: ["draft", "sent", "org_tribu", "to approve", "purchase", "cancel"],
@@ -46917,6 +49846,19 @@ var PURCHASE_ORDERS = deepFreeze7({
         erp: "user_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "buyer_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "user_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -46969,6 +49911,19 @@ var PURCHASE_ORDERS = deepFreeze7({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -47141,7 +50096,7 @@ var PURCHASE_ORDERS = deepFreeze7({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -47155,6 +50110,10 @@ var PURCHASE_ORDERS = deepFreeze7({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -47245,7 +50204,7 @@ var PURCHASE_ORDERS = deepFreeze7({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -47259,6 +50218,10 @@ var PURCHASE_ORDERS = deepFreeze7({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -47503,7 +50466,7 @@ var SPACE_ACTIVITIES = deepFreeze8({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -47517,6 +50480,10 @@ var SPACE_ACTIVITIES = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -47549,7 +50516,7 @@ var SPACE_ACTIVITIES = deepFreeze8({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -47563,6 +50530,10 @@ var SPACE_ACTIVITIES = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -47709,7 +50680,7 @@ var SPACE_CATEGORIES = deepFreeze8({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -47723,6 +50694,10 @@ var SPACE_CATEGORIES = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -47750,7 +50725,7 @@ var SPACE_CATEGORIES = deepFreeze8({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -47764,6 +50739,10 @@ var SPACE_CATEGORIES = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -47863,6 +50842,19 @@ var SPACE_EQUIPMENTS = deepFreeze8({
       }
     },
     {
+      name: "category_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "category_id",
+        comodel: "space.category",
+        take: "id"
+      }
+    },
+    {
       name: "description",
       type: "string",
       nullable: true,
@@ -47938,7 +50930,7 @@ var SPACE_EQUIPMENTS = deepFreeze8({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -47952,6 +50944,10 @@ var SPACE_EQUIPMENTS = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -47984,7 +50980,7 @@ var SPACE_EQUIPMENTS = deepFreeze8({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -47998,6 +50994,10 @@ var SPACE_EQUIPMENTS = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -48162,6 +51162,19 @@ var SPACE_MAINTENANCES = deepFreeze8({
       }
     },
     {
+      name: "technician_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "technician_id",
+        comodel: "res.users",
+        take: "id"
+      }
+    },
+    {
       name: "external_technician",
       type: "string",
       nullable: true,
@@ -48172,6 +51185,19 @@ var SPACE_MAINTENANCES = deepFreeze8({
         erp: "external_technician_id",
         comodel: "res.partner",
         take: "name"
+      }
+    },
+    {
+      name: "external_technician_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "external_technician_id",
+        comodel: "res.partner",
+        take: "id"
       }
     },
     {
@@ -48209,6 +51235,19 @@ var SPACE_MAINTENANCES = deepFreeze8({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -48316,7 +51355,7 @@ var SPACE_MAINTENANCES = deepFreeze8({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -48330,6 +51369,10 @@ var SPACE_MAINTENANCES = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -48380,7 +51423,7 @@ var SPACE_MAINTENANCES = deepFreeze8({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -48394,6 +51437,10 @@ var SPACE_MAINTENANCES = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -48524,6 +51571,19 @@ var SPACE_RESERVATIONS = deepFreeze8({
       }
     },
     {
+      name: "activity_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "activity_id",
+        comodel: "space.activity",
+        take: "id"
+      }
+    },
+    {
       name: "start",
       type: "string",
       format: "date-time",
@@ -48599,6 +51659,19 @@ var SPACE_RESERVATIONS = deepFreeze8({
       }
     },
     {
+      name: "requester_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "requester_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "origin",
       type: "string",
       enum: ["internal", "public"],
@@ -48635,6 +51708,19 @@ var SPACE_RESERVATIONS = deepFreeze8({
         erp: "approver_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "approver_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "approver_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -48711,6 +51797,19 @@ var SPACE_RESERVATIONS = deepFreeze8({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -48832,7 +51931,7 @@ var SPACE_RESERVATIONS = deepFreeze8({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -48846,6 +51945,10 @@ var SPACE_RESERVATIONS = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -48896,7 +51999,7 @@ var SPACE_RESERVATIONS = deepFreeze8({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -48910,6 +52013,10 @@ var SPACE_RESERVATIONS = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -49069,6 +52176,19 @@ var SPACE_SITES = deepFreeze8({
       }
     },
     {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
+      }
+    },
+    {
       name: "url",
       type: "string",
       nullable: true,
@@ -49164,7 +52284,7 @@ var SPACE_SITES = deepFreeze8({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -49178,6 +52298,10 @@ var SPACE_SITES = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -49215,7 +52339,7 @@ var SPACE_SITES = deepFreeze8({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -49229,6 +52353,10 @@ var SPACE_SITES = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -49437,6 +52565,19 @@ var SPACE_SPACES = deepFreeze8({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "categories",
       type: "array",
       items: "string",
@@ -49448,6 +52589,20 @@ var SPACE_SPACES = deepFreeze8({
         erp: "category_ids",
         comodel: "space.category",
         take: "names"
+      }
+    },
+    {
+      name: "categorie_ids",
+      type: "array",
+      items: "integer",
+      nullable: false,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "x2many",
+        erp: "category_ids",
+        comodel: "space.category",
+        take: "ids"
       }
     },
     {
@@ -49522,6 +52677,19 @@ var SPACE_SPACES = deepFreeze8({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -49652,7 +52820,7 @@ var SPACE_SPACES = deepFreeze8({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -49666,6 +52834,10 @@ var SPACE_SPACES = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -49712,7 +52884,7 @@ var SPACE_SPACES = deepFreeze8({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -49726,6 +52898,10 @@ var SPACE_SPACES = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -49899,6 +53075,19 @@ var SPRINT_BLOCKERS = deepFreeze9({
       }
     },
     {
+      name: "sprint_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "sprint_id",
+        comodel: "sprint.sprint",
+        take: "id"
+      }
+    },
+    {
       name: "squad",
       type: "string",
       nullable: true,
@@ -49912,6 +53101,19 @@ var SPRINT_BLOCKERS = deepFreeze9({
       }
     },
     {
+      name: "squad_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "squad_id",
+        comodel: "sprint.squad",
+        take: "id"
+      }
+    },
+    {
       name: "owner",
       type: "string",
       nullable: true,
@@ -49922,6 +53124,19 @@ var SPRINT_BLOCKERS = deepFreeze9({
         erp: "owner_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "owner_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "owner_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -49950,6 +53165,19 @@ var SPRINT_BLOCKERS = deepFreeze9({
       }
     },
     {
+      name: "unblocker_user_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "unblocker_user_id",
+        comodel: "res.users",
+        take: "id"
+      }
+    },
+    {
       name: "origin",
       type: "string",
       enum: ["member", "feedback", "no_feedback"],
@@ -49973,6 +53201,19 @@ var SPRINT_BLOCKERS = deepFreeze9({
         erp: "reported_by_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "reported_by_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "reported_by_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -50153,7 +53394,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -50167,6 +53408,10 @@ var SPRINT_BLOCKERS = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -50224,7 +53469,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -50238,6 +53483,10 @@ var SPRINT_BLOCKERS = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -50514,6 +53763,19 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
       }
     },
     {
+      name: "sprint_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "sprint_id",
+        comodel: "sprint.sprint",
+        take: "id"
+      }
+    },
+    {
       name: "subjects",
       type: "array",
       items: "string",
@@ -50525,6 +53787,20 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
         erp: "subject_ids",
         comodel: "sprint.subject",
         take: "names"
+      }
+    },
+    {
+      name: "subject_ids",
+      type: "array",
+      items: "integer",
+      nullable: false,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "x2many",
+        erp: "subject_ids",
+        comodel: "sprint.subject",
+        take: "ids"
       }
     },
     {
@@ -50645,7 +53921,7 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -50659,6 +53935,10 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -50715,7 +53995,7 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -50729,6 +54009,10 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -50915,6 +54199,19 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
       }
     },
     {
+      name: "squad_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "squad_id",
+        comodel: "sprint.squad",
+        take: "id"
+      }
+    },
+    {
       name: "measures",
       type: "array",
       items: "string",
@@ -50926,6 +54223,20 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
         erp: "measure_ids",
         comodel: "sprint.measure",
         take: "names"
+      }
+    },
+    {
+      name: "measure_ids",
+      type: "array",
+      items: "integer",
+      nullable: false,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "x2many",
+        erp: "measure_ids",
+        comodel: "sprint.measure",
+        take: "ids"
       }
     },
     {
@@ -51037,7 +54348,7 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -51051,6 +54362,10 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -51093,7 +54408,7 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -51107,6 +54422,10 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -51243,6 +54562,19 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       }
     },
     {
+      name: "squad_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "squad_id",
+        comodel: "sprint.squad",
+        take: "id"
+      }
+    },
+    {
       name: "date",
       type: "string",
       format: "date",
@@ -51303,6 +54635,19 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
         erp: "read_by_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "read_by_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "read_by_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -51405,7 +54750,7 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -51419,6 +54764,10 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -51466,7 +54815,7 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -51480,6 +54829,10 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -51616,6 +54969,19 @@ var SPRINT_MEASURES = deepFreeze9({
         erp: "squad_id",
         comodel: "sprint.squad",
         take: "name"
+      }
+    },
+    {
+      name: "squad_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "squad_id",
+        comodel: "sprint.squad",
+        take: "id"
       }
     },
     {
@@ -51794,7 +55160,7 @@ var SPRINT_MEASURES = deepFreeze9({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -51808,6 +55174,10 @@ var SPRINT_MEASURES = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -51845,7 +55215,7 @@ var SPRINT_MEASURES = deepFreeze9({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -51859,6 +55229,10 @@ var SPRINT_MEASURES = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -52028,7 +55402,7 @@ var SPRINT_OBJECTIVES = deepFreeze9({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -52042,6 +55416,10 @@ var SPRINT_OBJECTIVES = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -52074,7 +55452,7 @@ var SPRINT_OBJECTIVES = deepFreeze9({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -52088,6 +55466,10 @@ var SPRINT_OBJECTIVES = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -52283,7 +55665,7 @@ var SPRINT_SPRINTS = deepFreeze9({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -52297,6 +55679,10 @@ var SPRINT_SPRINTS = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -52334,7 +55720,7 @@ var SPRINT_SPRINTS = deepFreeze9({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -52348,6 +55734,10 @@ var SPRINT_SPRINTS = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -52486,6 +55876,19 @@ var STOCK_PICKINGS = deepFreeze10({
       }
     },
     {
+      name: "picking_type_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "picking_type_id",
+        comodel: "stock.picking.type",
+        take: "id"
+      }
+    },
+    {
       name: "partner",
       type: "string",
       nullable: true,
@@ -52496,6 +55899,19 @@ var STOCK_PICKINGS = deepFreeze10({
         erp: "partner_id",
         comodel: "res.partner",
         take: "name"
+      }
+    },
+    {
+      name: "partner_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "partner_id",
+        comodel: "res.partner",
+        take: "id"
       }
     },
     {
@@ -52512,6 +55928,19 @@ var STOCK_PICKINGS = deepFreeze10({
       }
     },
     {
+      name: "source_location_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "location_id",
+        comodel: "stock.location",
+        take: "id"
+      }
+    },
+    {
       name: "destination_location",
       type: "string",
       nullable: true,
@@ -52522,6 +55951,19 @@ var STOCK_PICKINGS = deepFreeze10({
         erp: "location_dest_id",
         comodel: "stock.location",
         take: "name"
+      }
+    },
+    {
+      name: "destination_location_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "location_dest_id",
+        comodel: "stock.location",
+        take: "id"
       }
     },
     {
@@ -52587,6 +56029,19 @@ var STOCK_PICKINGS = deepFreeze10({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -52678,7 +56133,7 @@ var STOCK_PICKINGS = deepFreeze10({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -52692,6 +56147,10 @@ var STOCK_PICKINGS = deepFreeze10({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -52738,7 +56197,7 @@ var STOCK_PICKINGS = deepFreeze10({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -52752,6 +56211,10 @@ var STOCK_PICKINGS = deepFreeze10({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -52889,6 +56352,19 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
       }
     },
     {
+      name: "city_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "city_id",
+        comodel: "res.city",
+        take: "id"
+      }
+    },
+    {
       name: "daily_rate",
       type: "number",
       nullable: true,
@@ -52911,6 +56387,19 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
         erp: "currency_id",
         comodel: "res.currency",
         take: "name"
+      }
+    },
+    {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
       }
     },
     {
@@ -52939,6 +56428,19 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
       }
     },
     {
+      name: "environment_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "environment_id",
+        comodel: "ops.environment",
+        take: "id"
+      }
+    },
+    {
       name: "note",
       type: "string",
       nullable: true,
@@ -52961,6 +56463,19 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -53050,7 +56565,7 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -53064,6 +56579,10 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -53106,7 +56625,7 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -53120,6 +56639,10 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -53273,6 +56796,19 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       }
     },
     {
+      name: "traveler_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "traveler_user_id",
+        comodel: "res.users",
+        take: "id"
+      }
+    },
+    {
       name: "mission_object",
       type: "string",
       nullable: true,
@@ -53298,6 +56834,19 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       }
     },
     {
+      name: "country_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "country_id",
+        comodel: "res.country",
+        take: "id"
+      }
+    },
+    {
       name: "city",
       type: "string",
       nullable: true,
@@ -53308,6 +56857,19 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
         erp: "city_id",
         comodel: "res.city",
         take: "name"
+      }
+    },
+    {
+      name: "city_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "city_id",
+        comodel: "res.city",
+        take: "id"
       }
     },
     {
@@ -53475,6 +57037,19 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       }
     },
     {
+      name: "partner_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "partner_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "partner_share_pct",
       type: "number",
       nullable: true,
@@ -53524,6 +57099,19 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "environment",
       type: "string",
       nullable: true,
@@ -53537,6 +57125,19 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       }
     },
     {
+      name: "environment_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "environment_id",
+        comodel: "ops.environment",
+        take: "id"
+      }
+    },
+    {
       name: "validator",
       type: "string",
       nullable: true,
@@ -53547,6 +57148,19 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
         erp: "validator_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "validator_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "validator_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -53599,6 +57213,19 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -53741,7 +57368,7 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -53755,6 +57382,10 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -53815,7 +57446,7 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -53829,6 +57460,10 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -53981,6 +57616,19 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "notes",
       type: "string",
       nullable: true,
@@ -54064,7 +57712,7 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -54078,6 +57726,10 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -54110,7 +57762,7 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -54124,6 +57776,10 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -54260,6 +57916,19 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
       }
     },
     {
+      name: "city_from_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "city_from_id",
+        comodel: "res.city",
+        take: "id"
+      }
+    },
+    {
       name: "country_from",
       type: "string",
       nullable: true,
@@ -54270,6 +57939,19 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
         erp: "country_from_id",
         comodel: "res.country",
         take: "name"
+      }
+    },
+    {
+      name: "country_from_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "country_from_id",
+        comodel: "res.country",
+        take: "id"
       }
     },
     {
@@ -54286,6 +57968,19 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
       }
     },
     {
+      name: "city_to_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "city_to_id",
+        comodel: "res.city",
+        take: "id"
+      }
+    },
+    {
       name: "country_to",
       type: "string",
       nullable: true,
@@ -54296,6 +57991,19 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
         erp: "country_to_id",
         comodel: "res.country",
         take: "name"
+      }
+    },
+    {
+      name: "country_to_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "country_to_id",
+        comodel: "res.country",
+        take: "id"
       }
     },
     {
@@ -54444,7 +58152,7 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -54458,6 +58166,10 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -54505,7 +58217,7 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -54519,6 +58231,10 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -54700,7 +58416,7 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -54714,6 +58430,10 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -54746,7 +58466,7 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -54760,6 +58480,10 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -54871,6 +58595,19 @@ var TRAVEL_TRIPS = deepFreeze11({
       }
     },
     {
+      name: "traveler_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "traveler_id",
+        comodel: "res.users",
+        take: "id"
+      }
+    },
+    {
       name: "traveler_name",
       type: "string",
       nullable: true,
@@ -54908,6 +58645,19 @@ var TRAVEL_TRIPS = deepFreeze11({
       }
     },
     {
+      name: "trip_type_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "trip_type_id",
+        comodel: "travel.trip.type",
+        take: "id"
+      }
+    },
+    {
       name: "description",
       type: "string",
       nullable: true,
@@ -54933,6 +58683,19 @@ var TRAVEL_TRIPS = deepFreeze11({
       }
     },
     {
+      name: "city_departure_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "city_departure_id",
+        comodel: "res.city",
+        take: "id"
+      }
+    },
+    {
       name: "country_departure",
       type: "string",
       nullable: true,
@@ -54943,6 +58706,19 @@ var TRAVEL_TRIPS = deepFreeze11({
         erp: "country_departure_id",
         comodel: "res.country",
         take: "name"
+      }
+    },
+    {
+      name: "country_departure_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "country_departure_id",
+        comodel: "res.country",
+        take: "id"
       }
     },
     {
@@ -54959,6 +58735,19 @@ var TRAVEL_TRIPS = deepFreeze11({
       }
     },
     {
+      name: "city_destination_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "city_destination_id",
+        comodel: "res.city",
+        take: "id"
+      }
+    },
+    {
       name: "country_destination",
       type: "string",
       nullable: true,
@@ -54969,6 +58758,19 @@ var TRAVEL_TRIPS = deepFreeze11({
         erp: "country_destination_id",
         comodel: "res.country",
         take: "name"
+      }
+    },
+    {
+      name: "country_destination_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "country_destination_id",
+        comodel: "res.country",
+        take: "id"
       }
     },
     {
@@ -55084,6 +58886,19 @@ var TRAVEL_TRIPS = deepFreeze11({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "has_per_diem",
       type: "boolean",
       nullable: false,
@@ -55118,6 +58933,19 @@ var TRAVEL_TRIPS = deepFreeze11({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -55255,7 +59083,7 @@ var TRAVEL_TRIPS = deepFreeze11({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -55269,6 +59097,10 @@ var TRAVEL_TRIPS = deepFreeze11({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -55325,7 +59157,7 @@ var TRAVEL_TRIPS = deepFreeze11({
     properties: {
       format: {
         type: "string",
-        enum: ["csv", "ndjson"]
+        enum: ["csv", "ndjson", "parquet"]
       },
       since_id: {
         type: "string",
@@ -55339,6 +59171,10 @@ var TRAVEL_TRIPS = deepFreeze11({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -57146,6 +60982,83 @@ var DriftMonitor = class {
 // runtime/export/exporter.ts
 init_errors();
 
+// runtime/route-kinds.ts
+var ROUTE_KINDS = {
+  /**
+   * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
+   * (CSV, NDJSON or Parquet) or a page of the change feed (`changed_since`). A page that counts its matches
+   * (`total=true`: two ERP calls) is `counted_list`, any other `list`; a page that expands relations
+   * (`expand`: one more ERP call per relation) is `expanded`.
+   */
+  list: { path: "", costs: ["list", "counted_list", "expanded"] },
+  /**
+   * `GET /api/v1/<domain>/<resource>/export`: every matching record as a file in one of
+   * EXPORT_FORMATS, streamed. Charged as a list, as an export on the list route is. Declared before
+   * the detail route, whose `/:id` would take its path.
+   */
+  export: { path: "/export", costs: ["list"] },
+  /** `GET /api/v1/<domain>/<resource>/{id}`: one record (`expanded` with `expand`). */
+  detail: { path: "/:id", costs: ["detail", "expanded"] }
+};
+var ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS);
+var ANSWER_COSTS = ["not_modified", "cached"];
+var REQUEST_COSTS = [...new Set(ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs))];
+var COST_KINDS = [...REQUEST_COSTS, ...ANSWER_COSTS];
+var EXPORT_FORMATS = {
+  csv: { mediaType: "text/csv", extension: "csv", compressible: true },
+  ndjson: { mediaType: "application/x-ndjson", extension: "ndjson", compressible: true },
+  /** Typed columns (export/parquet-encoder.ts); already compressed inside (snappy): never gzip or brotli on top. */
+  parquet: { mediaType: "application/vnd.apache.parquet", extension: "parquet", compressible: false }
+};
+var EXPORT_FORMAT_ORDER = Object.keys(EXPORT_FORMATS);
+
+// runtime/http/compression.ts
+var import_negotiator = __toESM(require("negotiator"));
+var import_node_util = require("node:util");
+var import_node_zlib2 = require("node:zlib");
+var PREFERENCE = {
+  fast: { preferred: ["gzip", "br", "identity"] },
+  best: { preferred: ["br", "gzip", "identity"] }
+};
+function codingFor(req, res, settings, size, effort) {
+  if (!settings.enabled) return "identity";
+  res.vary("Accept-Encoding");
+  if (size < settings.minBytes || !req.headers["accept-encoding"]) return "identity";
+  const negotiator = new import_negotiator.default(req);
+  const preference = PREFERENCE[effort];
+  return negotiator.encodings.call(negotiator, preference.preferred, preference)[0] ?? "identity";
+}
+var brotli = (0, import_node_util.promisify)(import_node_zlib2.brotliCompress);
+var gzipped = (0, import_node_util.promisify)(import_node_zlib2.gzip);
+var LEVELS = { fast: { gzip: 3, br: 3 }, best: { gzip: import_node_zlib2.constants.Z_BEST_COMPRESSION, br: 9 } };
+function compress(body, coding, effort) {
+  const chunkSize = Math.max(16 * 1024, body.length);
+  if (coding === "br")
+    return brotli(body, {
+      chunkSize,
+      params: {
+        [import_node_zlib2.constants.BROTLI_PARAM_QUALITY]: LEVELS[effort].br,
+        [import_node_zlib2.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        [import_node_zlib2.constants.BROTLI_PARAM_MODE]: import_node_zlib2.constants.BROTLI_MODE_TEXT
+      }
+    });
+  return gzipped(body, { chunkSize, level: LEVELS[effort].gzip });
+}
+function taggedFor(etag, coding) {
+  return coding === "identity" ? etag : `${etag.slice(0, -1)}-${coding}"`;
+}
+function compressingStream(coding) {
+  if (coding === "br")
+    return (0, import_node_zlib2.createBrotliCompress)({
+      params: {
+        [import_node_zlib2.constants.BROTLI_PARAM_QUALITY]: LEVELS.fast.br,
+        [import_node_zlib2.constants.BROTLI_PARAM_LGWIN]: 20,
+        [import_node_zlib2.constants.BROTLI_PARAM_MODE]: import_node_zlib2.constants.BROTLI_MODE_TEXT
+      }
+    });
+  return (0, import_node_zlib2.createGzip)({ level: LEVELS.fast.gzip });
+}
+
 // runtime/resource-reader.ts
 init_erp_error();
 init_errors();
@@ -57584,48 +61497,100 @@ init_request_context();
 // runtime/export/export-encoders.ts
 var import_sync = require("csv-stringify/sync");
 
-// runtime/route-kinds.ts
-var ROUTE_KINDS = {
-  /**
-   * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
-   * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
-   * (`total=true`: two ERP calls) is `counted_list`, any other `list`; a page that expands relations
-   * (`expand`: one more ERP call per relation) is `expanded`.
-   */
-  list: { path: "", costs: ["list", "counted_list", "expanded"] },
-  /**
-   * `GET /api/v1/<domain>/<resource>/export`: every matching record as a file in one of
-   * EXPORT_FORMATS, streamed. Charged as a list, as an export on the list route is. Declared before
-   * the detail route, whose `/:id` would take its path.
-   */
-  export: { path: "/export", costs: ["list"] },
-  /** `GET /api/v1/<domain>/<resource>/{id}`: one record (`expanded` with `expand`). */
-  detail: { path: "/:id", costs: ["detail", "expanded"] }
-};
-var ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS);
-var ANSWER_COSTS = ["not_modified", "cached"];
-var REQUEST_COSTS = [...new Set(ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs))];
-var COST_KINDS = [...REQUEST_COSTS, ...ANSWER_COSTS];
-var EXPORT_FORMATS = {
-  csv: { mediaType: "text/csv", extension: "csv" },
-  ndjson: { mediaType: "application/x-ndjson", extension: "ndjson" }
-};
-var EXPORT_FORMAT_ORDER = Object.keys(EXPORT_FORMATS);
+// runtime/export/parquet-encoder.ts
+var { ByteWriter, ParquetWriter } = require("hyparquet-writer");
+var REMOVED = "_removed";
+var DAY_MS = 864e5;
+function parquetEncoder(fields, changeFeed) {
+  const columns = fields.map(columnOf);
+  if (changeFeed) columns.push({ name: REMOVED, elements: [{ name: REMOVED, type: "BOOLEAN", repetition_type: "REQUIRED" }], value: (record) => record[REMOVED] });
+  const schema = [{ name: "schema", num_children: columns.length }, ...columns.flatMap((column) => column.elements)];
+  const bytes = new ByteWriter();
+  const writer = new ParquetWriter({ writer: bytes, schema, createdBy: "ops-data-gateway" });
+  const take = () => {
+    const taken = Buffer.from(bytes.getBytes());
+    bytes.index = 0;
+    return taken;
+  };
+  const row = (entry) => {
+    if (!changeFeed) return entry.record;
+    return entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true };
+  };
+  return {
+    contentType: EXPORT_FORMATS.parquet.mediaType,
+    extension: EXPORT_FORMATS.parquet.extension,
+    head: take,
+    encode(entries) {
+      if (!entries.length) return new Uint8Array();
+      const rows = entries.map(row);
+      const columnData = columns.map((column) => ({ name: column.name, data: rows.map(column.value), offsetIndex: false }));
+      void writer.write({ columnData, rowGroupSize: rows.length });
+      return take();
+    },
+    tail() {
+      writer.finish();
+      return take();
+    }
+  };
+}
+function columnOf(field) {
+  const { name } = field;
+  const repetition_type = name === "id" ? "REQUIRED" : "OPTIONAL";
+  const absent = (value) => value === null || value === void 0;
+  if (field.type === "array") {
+    const integers = field.items === "integer";
+    return {
+      name,
+      elements: [
+        { name, repetition_type, num_children: 1, converted_type: "LIST", logical_type: { type: "LIST" } },
+        { name: "list", repetition_type: "REPEATED", num_children: 1 },
+        integers ? { name: "element", type: "INT32", repetition_type: "REQUIRED" } : { name: "element", type: "BYTE_ARRAY", repetition_type: "REQUIRED", converted_type: "UTF8", logical_type: { type: "STRING" } }
+      ],
+      value: (record) => absent(record[name]) ? null : record[name]
+    };
+  }
+  const plain = (element, convert = (value) => value) => ({
+    name,
+    elements: [{ name, repetition_type, ...element }],
+    value: (record) => absent(record[name]) ? null : convert(record[name])
+  });
+  switch (field.type) {
+    case "integer":
+      return plain({ type: "INT32" });
+    case "number":
+      return plain({ type: "DOUBLE" });
+    case "boolean":
+      return plain({ type: "BOOLEAN" });
+    default:
+      if (field.format === "date") return plain({ type: "INT32", converted_type: "DATE", logical_type: { type: "DATE" } }, (value) => Date.parse(value) / DAY_MS);
+      if (field.format === "date-time")
+        return plain(
+          { type: "INT64", converted_type: "TIMESTAMP_MICROS", logical_type: { type: "TIMESTAMP", isAdjustedToUTC: true, unit: "MICROS" } },
+          (value) => Date.parse(value) * 1e3
+        );
+      return plain({ type: "BYTE_ARRAY", converted_type: "UTF8", logical_type: { type: "STRING" } });
+  }
+}
 
 // runtime/export/export-encoders.ts
-var REMOVED = "_removed";
+var REMOVED2 = "_removed";
 var ENCODERS = {
   csv: csvEncoder,
-  ndjson: (_fields, changeFeed) => ndjsonEncoder(changeFeed)
+  ndjson: (_fields, changeFeed) => ndjsonEncoder(changeFeed),
+  parquet: (fields, changeFeed) => parquetEncoder(fields, changeFeed)
 };
-function encoderFor(format, fields, changeFeed, formulas) {
-  return ENCODERS[format](fields, changeFeed, formulas);
+function encoderFor(format, fields, changeFeed, csv) {
+  return ENCODERS[format](fields, changeFeed, csv);
 }
-function csvEncoder(fields, changeFeed, formulas) {
+var UTF8_BOM = "\uFEFF";
+function csvEncoder(fields, changeFeed, { formulas, dialect }) {
   const columns = fields.map((field) => field.name);
-  if (changeFeed) columns.push(REMOVED);
+  if (changeFeed) columns.push(REMOVED2);
+  const excel = dialect !== "rfc4180";
+  const decimalComma = dialect === "excel-semicolon";
   const options = {
     columns,
+    delimiter: decimalComma ? ";" : ",",
     record_delimiter: "windows",
     // With a record delimiter given, csv-stringify quotes only values holding that delimiter unless
     // told: a bare LF or CR inside a text must be quoted too (RFC 4180), or loaders split the row.
@@ -57634,26 +61599,36 @@ function csvEncoder(fields, changeFeed, formulas) {
     quoted_match: /^$/,
     escape_formulas: formulas === "escaped",
     cast: {
-      boolean: (value) => value ? "true" : "false",
+      boolean: excel ? (value) => value ? "TRUE" : "FALSE" : (value) => value ? "true" : "false",
+      // Integers have no decimal point: only fractional numbers change.
+      ...decimalComma ? { number: (value) => String(value).replace(".", ",") } : {},
       // Arrays (the only objects a record holds) as JSON text, which any loader can parse back.
       object: (value) => JSON.stringify(value)
     }
   };
+  const dateTimes = excel ? fields.filter((field) => field.format === "date-time").map((field) => field.name) : [];
   const row = (entry) => {
-    if (!changeFeed) return entry.record;
-    return entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true };
+    let record = changeFeed ? entry.record ? { ...entry.record, [REMOVED2]: false } : { id: entry.id, [REMOVED2]: true } : entry.record;
+    if (dateTimes.length && entry.record) {
+      record = changeFeed ? record : { ...record };
+      for (const name of dateTimes) record[name] = excelDateTime(record[name]);
+    }
+    return record;
   };
   return {
     contentType: `${EXPORT_FORMATS.csv.mediaType}; charset=utf-8; header=present`,
     extension: EXPORT_FORMATS.csv.extension,
-    head: () => (0, import_sync.stringify)([], { ...options, header: true }),
+    head: () => (excel ? UTF8_BOM : "") + (0, import_sync.stringify)([], { ...options, header: true }),
     encode: (entries) => entries.length ? (0, import_sync.stringify)(entries.map(row), options) : ""
   };
+}
+function excelDateTime(value) {
+  return typeof value === "string" ? value.replace("T", " ").replace(/Z$/, "") : value;
 }
 function ndjsonEncoder(changeFeed) {
   const line = (entry) => {
     if (!changeFeed) return JSON.stringify(entry.record);
-    return JSON.stringify(entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true });
+    return JSON.stringify(entry.record ? { ...entry.record, [REMOVED2]: false } : { id: entry.id, [REMOVED2]: true });
   };
   return {
     contentType: `${EXPORT_FORMATS.ndjson.mediaType}; charset=utf-8`,
@@ -57670,21 +61645,23 @@ function ndjsonEncoder(changeFeed) {
 
 // runtime/export/exporter.ts
 var Exporter = class {
-  constructor(reader, changes, budget, settings, log) {
+  constructor(reader, changes, budget, settings, log, compression = { enabled: false, minBytes: 0 }) {
     this.reader = reader;
     this.changes = changes;
     this.budget = budget;
     this.settings = settings;
     this.log = log;
+    this.compression = compression;
   }
   reader;
   changes;
   budget;
   settings;
   log;
+  compression;
   async stream(principal, resource, query, format, req, res, stats) {
-    const { next, headers } = query.changes ? await this.changePages(principal, resource, query, stats) : { next: await this.recordPages(principal, resource, query, stats), headers: {} };
-    const encoder = encoderFor(format, query.fields, query.changes !== void 0, query.csvFormulas);
+    const { next, headers } = query.changes ? await this.changePages(principal, resource, query, stats) : await this.recordPages(principal, resource, query, stats);
+    const encoder = encoderFor(format, query.fields, query.changes !== void 0, { formulas: query.csvFormulas, dialect: query.csvDialect });
     let closed = false;
     res.once("close", () => {
       closed = true;
@@ -57693,10 +61670,14 @@ var Exporter = class {
     if (res.headersSent || deadlineExpired(res)) return;
     this.sendHeaders(res, resource, encoder);
     for (const [name, value] of Object.entries({ ...headers, ...unreadableFieldsHeader(page.unreadable) })) res.setHeader(name, value);
+    const coding = EXPORT_FORMATS[format].compressible ? codingFor(req, res, this.compression, Number.POSITIVE_INFINITY, "fast") : "identity";
+    if (coding !== "identity") res.setHeader("Content-Encoding", coding);
+    const sink = coding === "identity" || req.method === "HEAD" ? res : compressingStream(coding).on("error", () => res.destroy());
+    if (sink !== res) sink.pipe(res);
     const announced = new Set(page.unreadable);
     let lease = stats.lease;
     try {
-      await write(res, encoder.head());
+      await write(sink, res, encoder.head());
       for (; ; ) {
         let ahead;
         const aheadLease = page.done || closed ? void 0 : this.budget.lease();
@@ -57706,9 +61687,10 @@ var Exporter = class {
           ahead.catch(() => void 0);
           await new Promise((resolve) => setImmediate(resolve));
         }
-        await write(res, encoder.encode(page.entries));
+        await write(sink, res, encoder.encode(page.entries));
         lease?.release();
         lease = aheadLease;
+        if (!ahead && !closed && encoder.tail) await write(sink, res, encoder.tail());
         if (!ahead || closed) break;
         page = await ahead;
         const unannounced = page.unreadable.filter((field) => !announced.has(field));
@@ -57717,11 +61699,13 @@ var Exporter = class {
     } catch (error) {
       this.log.warn({ resource: resource.path, error: error instanceof Error ? error.message : String(error) }, "export cut short: the connection is closed before its end");
       res.destroy();
+      if (sink !== res) sink.destroy();
       return;
     } finally {
       lease?.release();
     }
-    if (!closed) res.end();
+    if (!closed) sink.end();
+    else if (sink !== res) sink.destroy();
   }
   sendHeaders(res, resource, encoder) {
     const stamp = (/* @__PURE__ */ new Date()).toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
@@ -57736,7 +61720,7 @@ var Exporter = class {
     const { pageSize } = this.settings;
     let afterId = query.sinceId ?? 0;
     let sent = 0;
-    return async () => {
+    const next = async () => {
       const { records, unreadable } = await this.reader.records(principal, resource, query.fields, exportPageRequest(resource, query, afterId, pageSize), stats);
       const kept = records.slice(0, this.settings.maxRows - sent);
       sent += kept.length;
@@ -57747,6 +61731,7 @@ var Exporter = class {
         done: records.length < pageSize || sent >= this.settings.maxRows
       };
     };
+    return { next, headers: { [TOTAL_COUNT]: String(count) } };
   }
   /**
    * The change feed from the query's cursor up to a horizon fixed now, page after page, then every
@@ -57783,16 +61768,17 @@ var Exporter = class {
       throw invalidValue(`This export would hold ${count} records, more than the ${this.settings.maxRows} an export may hold (EXPORT_MAX_ROWS): ${advice}.`);
   }
 };
-function write(res, text3) {
-  if (!text3 || res.destroyed) return Promise.resolve();
-  if (res.write(text3)) return Promise.resolve();
+var TOTAL_COUNT = "X-Total-Count";
+function write(sink, res, text3) {
+  if (!text3.length || res.destroyed || sink.destroyed) return Promise.resolve();
+  if (sink.write(text3)) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
-      res.off("drain", done);
+      sink.off("drain", done);
       res.off("close", done);
       resolve();
     };
-    res.on("drain", done);
+    sink.on("drain", done);
     res.on("close", done);
   });
 }
@@ -57946,7 +61932,7 @@ function cors(origins2, mcpPath) {
     res.setHeader("Vary", "Origin");
     res.setHeader(
       "Access-Control-Expose-Headers",
-      "Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id, X-Unreadable-Fields"
+      "Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id, X-Total-Count, X-Unreadable-Fields"
     );
     if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
       const allows = req.path === mcpPath ? PREFLIGHT.mcp : PREFLIGHT.data;
@@ -57965,7 +61951,7 @@ var import_express = require("express");
 init_errors();
 
 // runtime/http/error-handler.ts
-var import_node_util = require("node:util");
+var import_node_util2 = require("node:util");
 init_errors();
 init_erp_error();
 
@@ -58042,7 +62028,7 @@ function isBodyError(error) {
   return typeof status === "number" && status >= 400 && status < 500;
 }
 function summarize(error) {
-  if (!(error instanceof Error || import_node_util.types.isNativeError(error))) return { type: typeof error, message: String(error).slice(0, 500) };
+  if (!(error instanceof Error || import_node_util2.types.isNativeError(error))) return { type: typeof error, message: String(error).slice(0, 500) };
   return { type: error.name, message: error.message, ...error.stack ? { stack: error.stack } : {} };
 }
 function rawMessage(cause) {
@@ -58118,42 +62104,6 @@ var KeyRateLimit = class {
   }
 };
 var NO_KEY_RATE_LIMIT = { admit: async () => FREE };
-
-// runtime/http/compression.ts
-var import_negotiator = __toESM(require("negotiator"));
-var import_node_util2 = require("node:util");
-var import_node_zlib2 = require("node:zlib");
-var PREFERENCE = {
-  fast: { preferred: ["gzip", "br", "identity"] },
-  best: { preferred: ["br", "gzip", "identity"] }
-};
-function codingFor(req, res, settings, size, effort) {
-  if (!settings.enabled) return "identity";
-  res.vary("Accept-Encoding");
-  if (size < settings.minBytes || !req.headers["accept-encoding"]) return "identity";
-  const negotiator = new import_negotiator.default(req);
-  const preference = PREFERENCE[effort];
-  return negotiator.encodings.call(negotiator, preference.preferred, preference)[0] ?? "identity";
-}
-var brotli = (0, import_node_util2.promisify)(import_node_zlib2.brotliCompress);
-var gzipped = (0, import_node_util2.promisify)(import_node_zlib2.gzip);
-var LEVELS = { fast: { gzip: 3, br: 3 }, best: { gzip: import_node_zlib2.constants.Z_BEST_COMPRESSION, br: 9 } };
-function compress(body, coding, effort) {
-  const chunkSize = Math.max(16 * 1024, body.length);
-  if (coding === "br")
-    return brotli(body, {
-      chunkSize,
-      params: {
-        [import_node_zlib2.constants.BROTLI_PARAM_QUALITY]: LEVELS[effort].br,
-        [import_node_zlib2.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-        [import_node_zlib2.constants.BROTLI_PARAM_MODE]: import_node_zlib2.constants.BROTLI_MODE_TEXT
-      }
-    });
-  return gzipped(body, { chunkSize, level: LEVELS[effort].gzip });
-}
-function taggedFor(etag, coding) {
-  return coding === "identity" ? etag : `${etag.slice(0, -1)}-${coding}"`;
-}
 
 // runtime/http/conditional.ts
 var import_node_crypto4 = require("node:crypto");
@@ -58566,6 +62516,7 @@ var QueryParser = class {
     const deprecated = [];
     if (query["csv_formulas"] !== void 0 && format !== "csv")
       throw badRequest("csv_formulas applies to CSV exports only (format=csv, or Accept: text/csv): other answers never hold formulas.");
+    if (query["csv_dialect"] !== void 0 && format !== "csv") throw badRequest("csv_dialect applies to CSV exports only (format=csv, or Accept: text/csv).");
     const changes = query["changed_since"] === void 0 ? void 0 : parseChangedSince(query["changed_since"]);
     if (changes) {
       const refused = ["order", "offset", "since_id"].filter((name) => query[name] !== void 0);
@@ -58599,7 +62550,8 @@ var QueryParser = class {
       filters,
       deprecated,
       ...changes ? { changes } : {},
-      csvFormulas: query["csv_formulas"] === "raw" ? "raw" : "escaped"
+      csvFormulas: query["csv_formulas"] === "raw" ? "raw" : "escaped",
+      csvDialect: query["csv_dialect"] ?? "rfc4180"
     };
   }
   /** True when every key of `query` is one the route accepts (an unknown key is a 400 whatever its value). */
@@ -60685,12 +64637,28 @@ var mcp_tools_default = {
           description: "Top-level axis of analysis (root plan) of the account."
         },
         {
+          name: "root_dimension_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the root dimension (account.analytic.plan): the key to join on, beside its name in `root_dimension`."
+        },
+        {
           name: "partner",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Partner (customer or funder) linked to the account."
+        },
+        {
+          name: "partner_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the partner (res.partner): the key to join on, beside its name in `partner`."
         },
         {
           name: "active",
@@ -60707,6 +64675,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -60818,6 +64794,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Parent dimension when nested."
+        },
+        {
+          name: "parent_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the parent (account.analytic.plan): the key to join on, beside its name in `parent`."
         },
         {
           name: "url",
@@ -60959,6 +64943,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -61115,6 +65107,14 @@ var mcp_tools_default = {
           description: "Author of the approval request."
         },
         {
+          name: "author_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the author (res.users): the key to join on, beside its name in `author`."
+        },
+        {
           name: "description",
           type: "string",
           nullable: true,
@@ -61155,6 +65155,14 @@ var mcp_tools_default = {
           description: "Unit of measure of the quantity."
         },
         {
+          name: "uom_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the uom (uom.uom): the key to join on, beside its name in `uom`."
+        },
+        {
           name: "estimated_amount",
           type: "number",
           nullable: true,
@@ -61169,6 +65177,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Currency of the estimated amount."
+        },
+        {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
         },
         {
           name: "analytic_accounts",
@@ -61203,12 +65219,28 @@ var mcp_tools_default = {
           description: "Vendor proposed for the line."
         },
         {
+          name: "vendor_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the vendor (res.partner): the key to join on, beside its name in `vendor`."
+        },
+        {
           name: "company",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -61379,6 +65411,14 @@ var mcp_tools_default = {
           description: "Person who entered the request, if different from the author."
         },
         {
+          name: "created_by_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the created by (res.users): the key to join on, beside its name in `created_by`."
+        },
+        {
           name: "status",
           type: "string",
           enum: [
@@ -61427,6 +65467,14 @@ var mcp_tools_default = {
           description: "Currency of the amount."
         },
         {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+        },
+        {
           name: "budget_code",
           type: "string",
           nullable: true,
@@ -61443,6 +65491,14 @@ var mcp_tools_default = {
           description: "Approver who takes the final decision."
         },
         {
+          name: "final_approver_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the final approver (res.users): the key to join on, beside its name in `final_approver`."
+        },
+        {
           name: "approvers",
           type: "array of integer",
           nullable: false,
@@ -61457,6 +65513,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "Partner (contact) concerned by the request."
+        },
+        {
+          name: "partner_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the partner (res.partner): the key to join on, beside its name in `partner`."
         },
         {
           name: "location",
@@ -61529,6 +65593,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -61696,6 +65768,14 @@ var mcp_tools_default = {
           description: "Environment (site) served by the meter."
         },
         {
+          name: "environment_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
+        },
+        {
           name: "current_kwh",
           type: "number",
           nullable: true,
@@ -61766,6 +65846,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Currency of the amounts."
+        },
+        {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
         },
         {
           name: "status",
@@ -61901,6 +65989,14 @@ var mcp_tools_default = {
           description: "Environment (site) served by the meter."
         },
         {
+          name: "environment_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
+        },
+        {
           name: "date_purchase",
           type: "string (date)",
           nullable: true,
@@ -61931,6 +66027,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Currency of the amount."
+        },
+        {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
         },
         {
           name: "price_per_kwh",
@@ -62064,6 +66168,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Environment (site) served by the meter."
+        },
+        {
+          name: "environment_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
         },
         {
           name: "date_reading",
@@ -62217,6 +66329,14 @@ var mcp_tools_default = {
           description: "Event template applied."
         },
         {
+          name: "event_type_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the event type (event.type): the key to join on, beside its name in `event_type`."
+        },
+        {
           name: "activity",
           type: "string",
           nullable: true,
@@ -62225,12 +66345,28 @@ var mcp_tools_default = {
           description: "Activity of the event."
         },
         {
+          name: "activity_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the activity (space.activity): the key to join on, beside its name in `activity`."
+        },
+        {
           name: "stage",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Lifecycle stage."
+        },
+        {
+          name: "stage_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the stage (event.stage): the key to join on, beside its name in `stage`."
         },
         {
           name: "date_begin",
@@ -62321,6 +66457,14 @@ var mcp_tools_default = {
           description: "Organizer of the event."
         },
         {
+          name: "organizer_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the organizer (res.partner): the key to join on, beside its name in `organizer`."
+        },
+        {
           name: "responsible",
           type: "string",
           nullable: true,
@@ -62329,12 +66473,28 @@ var mcp_tools_default = {
           description: "User responsible for the event."
         },
         {
+          name: "responsible_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the responsible (res.users): the key to join on, beside its name in `responsible`."
+        },
+        {
           name: "referent",
           type: "string",
           nullable: true,
           personal: true,
           sortable: false,
           description: "Referent person of the event."
+        },
+        {
+          name: "referent_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the referent (res.users): the key to join on, beside its name in `referent`."
         },
         {
           name: "origin",
@@ -62392,6 +66552,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -62549,6 +66717,14 @@ var mcp_tools_default = {
           description: "Ticket type of the registration."
         },
         {
+          name: "ticket_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the ticket (event.event.ticket): the key to join on, beside its name in `ticket`."
+        },
+        {
           name: "attendee",
           type: "string",
           nullable: true,
@@ -62581,6 +66757,14 @@ var mcp_tools_default = {
           description: "Contact who booked the registration."
         },
         {
+          name: "booked_by_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the booked by (res.partner): the key to join on, beside its name in `booked_by`."
+        },
+        {
           name: "state",
           type: "string",
           enum: [
@@ -62601,6 +66785,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -62725,6 +66917,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "User assigned to the task."
+        },
+        {
+          name: "assignee_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the assignee (res.users): the key to join on, beside its name in `assignee`."
         },
         {
           name: "url",
@@ -62874,6 +67074,14 @@ var mcp_tools_default = {
           description: "Person who handled the alert."
         },
         {
+          name: "handled_by_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the handled by (res.users): the key to join on, beside its name in `handled_by`."
+        },
+        {
           name: "reminder_days",
           type: "integer",
           nullable: true,
@@ -62888,6 +67096,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -63022,6 +67238,14 @@ var mcp_tools_default = {
           description: "Driver at the time of the fill."
         },
         {
+          name: "driver_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
+        },
+        {
           name: "date",
           type: "string (date-time)",
           nullable: true,
@@ -63068,6 +67292,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Currency of the amounts."
+        },
+        {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
         },
         {
           name: "odometer",
@@ -63138,6 +67370,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -63256,6 +67496,14 @@ var mcp_tools_default = {
           description: "Driver at the time of the incident."
         },
         {
+          name: "driver_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
+        },
+        {
           name: "date",
           type: "string (date)",
           nullable: true,
@@ -63294,12 +67542,28 @@ var mcp_tools_default = {
           description: "Currency of the cost."
         },
         {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+        },
+        {
           name: "company",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -63436,6 +67700,14 @@ var mcp_tools_default = {
           description: "Country."
         },
         {
+          name: "country_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the country (res.country): the key to join on, beside its name in `country`."
+        },
+        {
           name: "latitude",
           type: "number",
           nullable: true,
@@ -63466,6 +67738,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -63562,12 +67842,28 @@ var mcp_tools_default = {
           description: "Driver."
         },
         {
+          name: "driver_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
+        },
+        {
           name: "requester",
           type: "string",
           nullable: true,
           personal: true,
           sortable: false,
           description: "Person who made the request."
+        },
+        {
+          name: "requester_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the requester (res.users): the key to join on, beside its name in `requester`."
         },
         {
           name: "start",
@@ -63608,6 +67904,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Where the vehicle is picked up."
+        },
+        {
+          name: "pickup_location_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the pickup location (fleet.location): the key to join on, beside its name in `pickup_location`."
         },
         {
           name: "destination",
@@ -63669,6 +67973,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "Person who approved or refused the request."
+        },
+        {
+          name: "approver_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the approver (res.users): the key to join on, beside its name in `approver`."
         },
         {
           name: "approved_at",
@@ -63830,6 +68142,14 @@ var mcp_tools_default = {
           description: "Type of service."
         },
         {
+          name: "service_type_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the service type (fleet.service.type): the key to join on, beside its name in `service_type`."
+        },
+        {
           name: "service_kind",
           type: "string",
           enum: [
@@ -63866,6 +68186,14 @@ var mcp_tools_default = {
           description: "Currency of the amounts."
         },
         {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+        },
+        {
           name: "odometer",
           type: "number",
           nullable: true,
@@ -63888,6 +68216,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Vendor who performed the service."
+        },
+        {
+          name: "vendor_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the vendor (res.partner): the key to join on, beside its name in `vendor`."
         },
         {
           name: "invoice_ref",
@@ -63918,6 +68254,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -64056,6 +68400,14 @@ var mcp_tools_default = {
           description: "Driver."
         },
         {
+          name: "driver_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
+        },
+        {
           name: "date",
           type: "string (date)",
           nullable: true,
@@ -64128,12 +68480,28 @@ var mcp_tools_default = {
           description: "Analytic account charged."
         },
         {
+          name: "analytic_account_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the analytic account (account.analytic.account): the key to join on, beside its name in `analytic_account`."
+        },
+        {
           name: "company",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -64246,6 +68614,14 @@ var mcp_tools_default = {
           description: "Make and model."
         },
         {
+          name: "model_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the model (fleet.vehicle.model): the key to join on, beside its name in `model`."
+        },
+        {
           name: "vin",
           type: "string",
           nullable: true,
@@ -64260,6 +68636,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "Driver currently assigned."
+        },
+        {
+          name: "driver_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
         },
         {
           name: "seats",
@@ -64303,6 +68687,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Vehicle lifecycle state (free value)."
+        },
+        {
+          name: "state_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the state (fleet.vehicle.state): the key to join on, beside its name in `state`."
         },
         {
           name: "assignation_state",
@@ -64374,6 +68766,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -64534,6 +68934,14 @@ var mcp_tools_default = {
           description: "Hardware model."
         },
         {
+          name: "product_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the product (product.product): the key to join on, beside its name in `product`."
+        },
+        {
           name: "quantity",
           type: "number",
           nullable: true,
@@ -64550,12 +68958,28 @@ var mcp_tools_default = {
           description: "Stock location of the asset."
         },
         {
+          name: "location_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the location (stock.location): the key to join on, beside its name in `location`."
+        },
+        {
           name: "holder",
           type: "string",
           nullable: true,
           personal: true,
           sortable: false,
           description: "Person holding the asset."
+        },
+        {
+          name: "holder_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the holder (res.partner): the key to join on, beside its name in `holder`."
         },
         {
           name: "lifecycle",
@@ -64579,6 +69003,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -64676,6 +69108,14 @@ var mcp_tools_default = {
           description: "Person who received the consumable."
         },
         {
+          name: "beneficiary_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the beneficiary (res.partner): the key to join on, beside its name in `beneficiary`."
+        },
+        {
           name: "product",
           type: "string",
           nullable: true,
@@ -64684,12 +69124,28 @@ var mcp_tools_default = {
           description: "Consumable issued."
         },
         {
+          name: "product_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the product (product.product): the key to join on, beside its name in `product`."
+        },
+        {
           name: "location",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Stock location the consumable was taken from."
+        },
+        {
+          name: "location_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the location (stock.location): the key to join on, beside its name in `location`."
         },
         {
           name: "quantity",
@@ -64743,6 +69199,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "Technician who handled the move."
+        },
+        {
+          name: "handled_by_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the handled by (res.users): the key to join on, beside its name in `handled_by`."
         },
         {
           name: "url",
@@ -64870,12 +69334,28 @@ var mcp_tools_default = {
           description: "Request category (ticket type)."
         },
         {
+          name: "type_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the type (it.ticket.type): the key to join on, beside its name in `type`."
+        },
+        {
           name: "stage",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Current stage."
+        },
+        {
+          name: "stage_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the stage (it.ticket.stage): the key to join on, beside its name in `stage`."
         },
         {
           name: "is_closed",
@@ -64894,12 +69374,28 @@ var mcp_tools_default = {
           description: "Support team in charge."
         },
         {
+          name: "team_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the team (it.ticket.team): the key to join on, beside its name in `team`."
+        },
+        {
           name: "assignees",
           type: "array of string",
           nullable: false,
           personal: true,
           sortable: false,
           description: "Assigned technicians."
+        },
+        {
+          name: "assignee_ids",
+          type: "array of integer",
+          nullable: false,
+          personal: false,
+          sortable: false,
+          description: "Ids of the assignees (res.users): the keys to join on, in the order of `assignees`."
         },
         {
           name: "assignee",
@@ -64916,6 +69412,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "Person who raised the ticket."
+        },
+        {
+          name: "requester_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the requester (res.partner): the key to join on, beside its name in `requester`."
         },
         {
           name: "requester_email",
@@ -64977,6 +69481,14 @@ var mcp_tools_default = {
           description: "Category of the ticket (earlier listing)."
         },
         {
+          name: "category_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the category (it.ticket.category): the key to join on, beside its name in `category`."
+        },
+        {
           name: "validation_state",
           type: "string",
           enum: [
@@ -64997,6 +69509,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -65172,6 +69692,14 @@ var mcp_tools_default = {
           description: "Unit of measure of the quantity."
         },
         {
+          name: "uom_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the uom (uom.uom): the key to join on, beside its name in `uom`."
+        },
+        {
           name: "price_unit",
           type: "number",
           nullable: true,
@@ -65202,6 +69730,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Currency of the amounts."
+        },
+        {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
         },
         {
           name: "qty_received",
@@ -65421,6 +69957,14 @@ var mcp_tools_default = {
           description: "Requesting department."
         },
         {
+          name: "department_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the department (hr.department): the key to join on, beside its name in `department`."
+        },
+        {
           name: "delivery_condition",
           type: "string",
           nullable: true,
@@ -65485,6 +70029,14 @@ var mcp_tools_default = {
           description: "Currency of the amounts."
         },
         {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+        },
+        {
           name: "state",
           type: "string",
           enum: [
@@ -65522,6 +70074,14 @@ var mcp_tools_default = {
           description: "Buyer in charge of the order."
         },
         {
+          name: "buyer_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the buyer (res.users): the key to join on, beside its name in `buyer`."
+        },
+        {
           name: "author",
           type: "string",
           nullable: true,
@@ -65552,6 +70112,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -65881,6 +70449,14 @@ var mcp_tools_default = {
           description: "Category of the equipment."
         },
         {
+          name: "category_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the category (space.category): the key to join on, beside its name in `category`."
+        },
+        {
           name: "description",
           type: "string",
           nullable: true,
@@ -66022,12 +70598,28 @@ var mcp_tools_default = {
           description: "Internal technician."
         },
         {
+          name: "technician_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the technician (res.users): the key to join on, beside its name in `technician`."
+        },
+        {
           name: "external_technician",
           type: "string",
           nullable: true,
           personal: true,
           sortable: false,
           description: "External technician or contractor."
+        },
+        {
+          name: "external_technician_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the external technician (res.partner): the key to join on, beside its name in `external_technician`."
         },
         {
           name: "blocks_reservations",
@@ -66052,6 +70644,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -66198,6 +70798,14 @@ var mcp_tools_default = {
           description: "Activity planned in the space."
         },
         {
+          name: "activity_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the activity (space.activity): the key to join on, beside its name in `activity`."
+        },
+        {
           name: "start",
           type: "string (date-time)",
           nullable: true,
@@ -66246,6 +70854,14 @@ var mcp_tools_default = {
           description: "Person who requested the reservation."
         },
         {
+          name: "requester_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the requester (res.partner): the key to join on, beside its name in `requester`."
+        },
+        {
           name: "origin",
           type: "string",
           enum: [
@@ -66279,6 +70895,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "User who approved or refused the reservation."
+        },
+        {
+          name: "approver_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the approver (res.users): the key to join on, beside its name in `approver`."
         },
         {
           name: "approved_at",
@@ -66327,6 +70951,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -66484,6 +71116,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -66667,12 +71307,28 @@ var mcp_tools_default = {
           description: "Currency of the hourly price."
         },
         {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+        },
+        {
           name: "categories",
           type: "array of string",
           nullable: false,
           personal: false,
           sortable: false,
           description: "Names of the categories of the space."
+        },
+        {
+          name: "categorie_ids",
+          type: "array of integer",
+          nullable: false,
+          personal: false,
+          sortable: false,
+          description: "Ids of the categories (space.category): the keys to join on, in the order of `categories`."
         },
         {
           name: "public_visibility",
@@ -66726,6 +71382,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -66874,6 +71538,14 @@ var mcp_tools_default = {
           description: "Sprint during which the blocker was raised."
         },
         {
+          name: "sprint_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the sprint (sprint.sprint): the key to join on, beside its name in `sprint`."
+        },
+        {
           name: "squad",
           type: "string",
           nullable: true,
@@ -66882,12 +71554,28 @@ var mcp_tools_default = {
           description: "Squad that is blocked."
         },
         {
+          name: "squad_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the squad (sprint.squad): the key to join on, beside its name in `squad`."
+        },
+        {
           name: "owner",
           type: "string",
           nullable: true,
           personal: true,
           sortable: false,
           description: "Person in charge of following the blocker."
+        },
+        {
+          name: "owner_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the owner (res.users): the key to join on, beside its name in `owner`."
         },
         {
           name: "unblocker",
@@ -66904,6 +71592,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "Person to notify to lift the blocker."
+        },
+        {
+          name: "unblocker_user_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the unblocker user (res.users): the key to join on, beside its name in `unblocker_user`."
         },
         {
           name: "origin",
@@ -66925,6 +71621,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "Person who reported the blocker."
+        },
+        {
+          name: "reported_by_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the reported by (res.users): the key to join on, beside its name in `reported_by`."
         },
         {
           name: "date_start",
@@ -67198,12 +71902,28 @@ var mcp_tools_default = {
           description: "Sprint in which the engagement was taken."
         },
         {
+          name: "sprint_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the sprint (sprint.sprint): the key to join on, beside its name in `sprint`."
+        },
+        {
           name: "subjects",
           type: "array of string",
           nullable: false,
           personal: false,
           sortable: false,
           description: "Subjects serving the engagement."
+        },
+        {
+          name: "subject_ids",
+          type: "array of integer",
+          nullable: false,
+          personal: false,
+          sortable: false,
+          description: "Ids of the subjects (sprint.subject): the keys to join on, in the order of `subjects`."
         },
         {
           name: "url",
@@ -67375,12 +72095,28 @@ var mcp_tools_default = {
           description: "Squad carrying the key result."
         },
         {
+          name: "squad_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the squad (sprint.squad): the key to join on, beside its name in `squad`."
+        },
+        {
           name: "measures",
           type: "array of string",
           nullable: false,
           personal: false,
           sortable: false,
           description: "Measures of the key result."
+        },
+        {
+          name: "measure_ids",
+          type: "array of integer",
+          nullable: false,
+          personal: false,
+          sortable: false,
+          description: "Ids of the measures (sprint.measure): the keys to join on, in the order of `measures`."
         },
         {
           name: "url",
@@ -67512,6 +72248,14 @@ var mcp_tools_default = {
           description: "Squad of the key result."
         },
         {
+          name: "squad_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the squad (sprint.squad): the key to join on, beside its name in `squad`."
+        },
+        {
           name: "date",
           type: "string (date)",
           nullable: true,
@@ -67550,6 +72294,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "Person who recorded the reading."
+        },
+        {
+          name: "read_by_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the read by (res.users): the key to join on, beside its name in `read_by`."
         },
         {
           name: "url",
@@ -67681,6 +72433,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Squad carrying the key result."
+        },
+        {
+          name: "squad_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the squad (sprint.squad): the key to join on, beside its name in `squad`."
         },
         {
           name: "start_value",
@@ -68019,12 +72779,28 @@ var mcp_tools_default = {
           description: "Operation type (receipt, delivery, internal transfer)."
         },
         {
+          name: "picking_type_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the picking type (stock.picking.type): the key to join on, beside its name in `picking_type`."
+        },
+        {
           name: "partner",
           type: "string",
           nullable: true,
           personal: true,
           sortable: false,
           description: "Contact (vendor or recipient)."
+        },
+        {
+          name: "partner_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the partner (res.partner): the key to join on, beside its name in `partner`."
         },
         {
           name: "source_location",
@@ -68035,12 +72811,28 @@ var mcp_tools_default = {
           description: "Location the goods leave."
         },
         {
+          name: "source_location_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the source location (stock.location): the key to join on, beside its name in `source_location`."
+        },
+        {
           name: "destination_location",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Location the goods reach."
+        },
+        {
+          name: "destination_location_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the destination location (stock.location): the key to join on, beside its name in `destination_location`."
         },
         {
           name: "scheduled_date",
@@ -68093,6 +72885,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -68205,6 +73005,14 @@ var mcp_tools_default = {
           description: "Destination city the rate applies to (null: whole country)."
         },
         {
+          name: "city_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the city (res.city): the key to join on, beside its name in `city`."
+        },
+        {
           name: "daily_rate",
           type: "number",
           nullable: true,
@@ -68219,6 +73027,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Currency of the daily rate."
+        },
+        {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
         },
         {
           name: "has_tiers",
@@ -68237,6 +73053,14 @@ var mcp_tools_default = {
           description: "Environment (site or programme area) the rate belongs to."
         },
         {
+          name: "environment_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
+        },
+        {
           name: "note",
           type: "string",
           nullable: true,
@@ -68251,6 +73075,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -68400,6 +73232,14 @@ var mcp_tools_default = {
           description: "User travelling."
         },
         {
+          name: "traveler_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the traveler (res.users): the key to join on, beside its name in `traveler`."
+        },
+        {
           name: "mission_object",
           type: "string",
           nullable: true,
@@ -68416,12 +73256,28 @@ var mcp_tools_default = {
           description: "Destination country."
         },
         {
+          name: "country_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the country (res.country): the key to join on, beside its name in `country`."
+        },
+        {
           name: "city",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Destination city."
+        },
+        {
+          name: "city_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the city (res.city): the key to join on, beside its name in `city`."
         },
         {
           name: "date_start",
@@ -68547,6 +73403,14 @@ var mcp_tools_default = {
           description: "Co-financing partner."
         },
         {
+          name: "partner_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the partner (res.partner): the key to join on, beside its name in `partner`."
+        },
+        {
           name: "partner_share_pct",
           type: "number",
           nullable: true,
@@ -68579,6 +73443,14 @@ var mcp_tools_default = {
           description: "Currency of the amounts."
         },
         {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+        },
+        {
           name: "environment",
           type: "string",
           nullable: true,
@@ -68587,12 +73459,28 @@ var mcp_tools_default = {
           description: "Environment (site or programme area) charged."
         },
         {
+          name: "environment_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
+        },
+        {
           name: "validator",
           type: "string",
           nullable: true,
           personal: true,
           sortable: false,
           description: "User who validates the request."
+        },
+        {
+          name: "validator_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the validator (res.users): the key to join on, beside its name in `validator`."
         },
         {
           name: "submit_date",
@@ -68625,6 +73513,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -68789,6 +73685,14 @@ var mcp_tools_default = {
           description: "Currency of the cost."
         },
         {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+        },
+        {
           name: "notes",
           type: "string",
           nullable: true,
@@ -68908,12 +73812,28 @@ var mcp_tools_default = {
           description: "City of departure."
         },
         {
+          name: "city_from_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the city from (res.city): the key to join on, beside its name in `city_from`."
+        },
+        {
           name: "country_from",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Country of departure."
+        },
+        {
+          name: "country_from_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the country from (res.country): the key to join on, beside its name in `country_from`."
         },
         {
           name: "city_to",
@@ -68924,12 +73844,28 @@ var mcp_tools_default = {
           description: "City of arrival."
         },
         {
+          name: "city_to_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the city to (res.city): the key to join on, beside its name in `city_to`."
+        },
+        {
           name: "country_to",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Country of arrival."
+        },
+        {
+          name: "country_to_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the country to (res.country): the key to join on, beside its name in `country_to`."
         },
         {
           name: "date_from",
@@ -69174,6 +74110,14 @@ var mcp_tools_default = {
           description: "User travelling."
         },
         {
+          name: "traveler_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the traveler (res.users): the key to join on, beside its name in `traveler`."
+        },
+        {
           name: "traveler_name",
           type: "string",
           nullable: true,
@@ -69198,6 +74142,14 @@ var mcp_tools_default = {
           description: "Kind of mission."
         },
         {
+          name: "trip_type_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the trip type (travel.trip.type): the key to join on, beside its name in `trip_type`."
+        },
+        {
           name: "description",
           type: "string",
           nullable: true,
@@ -69214,12 +74166,28 @@ var mcp_tools_default = {
           description: "City of departure."
         },
         {
+          name: "city_departure_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the city departure (res.city): the key to join on, beside its name in `city_departure`."
+        },
+        {
           name: "country_departure",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Country of departure."
+        },
+        {
+          name: "country_departure_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the country departure (res.country): the key to join on, beside its name in `country_departure`."
         },
         {
           name: "city_destination",
@@ -69230,12 +74198,28 @@ var mcp_tools_default = {
           description: "Destination city."
         },
         {
+          name: "city_destination_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the city destination (res.city): the key to join on, beside its name in `city_destination`."
+        },
+        {
           name: "country_destination",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Destination country."
+        },
+        {
+          name: "country_destination_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the country destination (res.country): the key to join on, beside its name in `country_destination`."
         },
         {
           name: "date_submission",
@@ -69310,6 +74294,14 @@ var mcp_tools_default = {
           description: "Currency of the amounts."
         },
         {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+        },
+        {
           name: "has_per_diem",
           type: "boolean",
           nullable: false,
@@ -69332,6 +74324,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -69886,7 +74886,7 @@ function createApp(config, deps) {
   const onRefreshError = (error) => log.info({ erp_error: erpErrorSummary(error) }, "cache: a stale answer could not be read again (it is served until its stale window ends)");
   writeDateCosts = new WriteDateCosts(reader, config.changesWriteDateIndex, log);
   const changes = new ChangeFeed(reader, writeDateCosts, config.changesSettleMs, config.changesReconcileIds);
-  const exporter = new Exporter(reader, changes, budget, config.export, log);
+  const exporter = new Exporter(reader, changes, budget, config.export, log, config.compression);
   const handlers = createResourceHandlers(
     auth,
     reader,
@@ -70145,7 +75145,7 @@ var SETTINGS = {
   REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 1e4, description: "Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits), going on from the counts Redis last gave it, until Redis answers again. Only with `REDIS_URL`." },
   REDIS_KEY_PREFIX: { default: "odg:", accepts: "1 to 64 letters, digits or `:_.-`", description: "Prefix of every key the gateway writes in Redis, so that several gateways can share one Redis. Only with `REDIS_URL`." },
   WORKERS: { default: 1, min: 1, max: 256, accepts: "1 to 256, or `auto` (one per CPU)", description: 'Gateway processes on this machine sharing the port. See "Several processes and machines".' },
-  EXPORT_MAX_ROWS: { default: 1e6, min: 1, max: 1e8, description: 'Most records one export (CSV or NDJSON) may hold; a larger one is refused with 422 `invalid_value` before anything is sent (counted first). See "Exports and incremental sync".' },
+  EXPORT_MAX_ROWS: { default: 1e6, min: 1, max: 1e8, description: 'Most records one export (CSV, NDJSON or Parquet) may hold; a larger one is refused with 422 `invalid_value` before anything is sent (counted first). See "Exports and incremental sync".' },
   EXPORT_PAGE_SIZE: { default: 1e3, min: 10, max: 1e4, description: "Records an export reads from the ERP per call: what it holds in memory at once." },
   CHANGES_SETTLE_MS: { default: 1e4, min: 0, max: 36e5, description: "The change feed (`changed_since`) serves only records whose `write_date` is at least this old: Odoo stamps a record with the time its transaction *began*, so a second is only complete once every transaction begun in it has committed." },
   CHANGES_WRITE_DATE_INDEX: { default: "auto", values: ["auto", "yes", "no"], description: 'Whether the ERP\'s tables have an index on `write_date`: `auto` measures what a `write_date` check costs on each model the feed reads (two keyed reads and two checks, the first time the feed reads that model, again every 15 minutes); `yes` or `no` says it, without those calls. Without an index, the rest of a window larger than a page (a first sync) is copied by id. See "The change feed at scale".' },

@@ -11,7 +11,7 @@ var import_types2 = require("@modelcontextprotocol/sdk/types.js");
 var ROUTE_KINDS = {
   /**
    * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
-   * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
+   * (CSV, NDJSON or Parquet) or a page of the change feed (`changed_since`). A page that counts its matches
    * (`total=true`: two ERP calls) is `counted_list`, any other `list`; a page that expands relations
    * (`expand`: one more ERP call per relation) is `expanded`.
    */
@@ -30,8 +30,10 @@ var ANSWER_COSTS = ["not_modified", "cached"];
 var REQUEST_COSTS = [...new Set(ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs))];
 var COST_KINDS = [...REQUEST_COSTS, ...ANSWER_COSTS];
 var EXPORT_FORMATS = {
-  csv: { mediaType: "text/csv", extension: "csv" },
-  ndjson: { mediaType: "application/x-ndjson", extension: "ndjson" }
+  csv: { mediaType: "text/csv", extension: "csv", compressible: true },
+  ndjson: { mediaType: "application/x-ndjson", extension: "ndjson", compressible: true },
+  /** Typed columns (export/parquet-encoder.ts); already compressed inside (snappy): never gzip or brotli on top. */
+  parquet: { mediaType: "application/vnd.apache.parquet", extension: "parquet", compressible: false }
 };
 var EXPORT_FORMAT_ORDER = Object.keys(EXPORT_FORMATS);
 
@@ -81,7 +83,7 @@ var SETTINGS = {
   REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 1e4, description: "Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits), going on from the counts Redis last gave it, until Redis answers again. Only with `REDIS_URL`." },
   REDIS_KEY_PREFIX: { default: "odg:", accepts: "1 to 64 letters, digits or `:_.-`", description: "Prefix of every key the gateway writes in Redis, so that several gateways can share one Redis. Only with `REDIS_URL`." },
   WORKERS: { default: 1, min: 1, max: 256, accepts: "1 to 256, or `auto` (one per CPU)", description: 'Gateway processes on this machine sharing the port. See "Several processes and machines".' },
-  EXPORT_MAX_ROWS: { default: 1e6, min: 1, max: 1e8, description: 'Most records one export (CSV or NDJSON) may hold; a larger one is refused with 422 `invalid_value` before anything is sent (counted first). See "Exports and incremental sync".' },
+  EXPORT_MAX_ROWS: { default: 1e6, min: 1, max: 1e8, description: 'Most records one export (CSV, NDJSON or Parquet) may hold; a larger one is refused with 422 `invalid_value` before anything is sent (counted first). See "Exports and incremental sync".' },
   EXPORT_PAGE_SIZE: { default: 1e3, min: 10, max: 1e4, description: "Records an export reads from the ERP per call: what it holds in memory at once." },
   CHANGES_SETTLE_MS: { default: 1e4, min: 0, max: 36e5, description: "The change feed (`changed_since`) serves only records whose `write_date` is at least this old: Odoo stamps a record with the time its transaction *began*, so a second is only complete once every transaction begun in it has committed." },
   CHANGES_WRITE_DATE_INDEX: { default: "auto", values: ["auto", "yes", "no"], description: 'Whether the ERP\'s tables have an index on `write_date`: `auto` measures what a `write_date` check costs on each model the feed reads (two keyed reads and two checks, the first time the feed reads that model, again every 15 minutes); `yes` or `no` says it, without those calls. Without an index, the rest of a window larger than a page (a first sync) is copied by id. See "The change feed at scale".' },

@@ -124,7 +124,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
     log.info({ erp_error: erpErrorSummary(error) }, 'cache: a stale answer could not be read again (it is served until its stale window ends)');
   writeDateCosts = new WriteDateCosts(reader, config.changesWriteDateIndex, log);
   const changes = new ChangeFeed(reader, writeDateCosts, config.changesSettleMs, config.changesReconcileIds);
-  const exporter = new Exporter(reader, changes, budget, config.export, log);
+  const exporter = new Exporter(reader, changes, budget, config.export, log, config.compression);
   const handlers = createResourceHandlers(
     auth,
     reader,

@@ -29,7 +29,7 @@ interface RouteKindDeclaration {
 const ROUTE_KINDS = {
   /**
    * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
-   * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
+   * (CSV, NDJSON or Parquet) or a page of the change feed (`changed_since`). A page that counts its matches
    * (`total=true`: two ERP calls) is `counted_list`, any other `list`; a page that expands relations
    * (`expand`: one more ERP call per relation) is `expanded`.
    */
@@ -71,9 +71,14 @@ export const COST_KINDS: readonly CostKind[] = [...REQUEST_COSTS, ...ANSWER_COST
  * side fails the type check.
  */
 export const EXPORT_FORMATS = {
-  csv: { mediaType: 'text/csv', extension: 'csv' },
-  ndjson: { mediaType: 'application/x-ndjson', extension: 'ndjson' },
-} as const satisfies Readonly<Record<string, { readonly mediaType: string; readonly extension: string }>>;
+  csv: { mediaType: 'text/csv', extension: 'csv', compressible: true },
+  ndjson: { mediaType: 'application/x-ndjson', extension: 'ndjson', compressible: true },
+  /** Typed columns (export/parquet-encoder.ts); already compressed inside (snappy): never gzip or brotli on top. */
+  parquet: { mediaType: 'application/vnd.apache.parquet', extension: 'parquet', compressible: false },
+} as const satisfies Readonly<Record<string, { readonly mediaType: string; readonly extension: string; readonly compressible: boolean }>>;
+
+/** `csv_dialect` (CSV exports only): RFC 4180 as loaders read it, or what Excel opens as it should. */
+export type CsvDialect = 'rfc4180' | 'excel' | 'excel-semicolon';
 
 export type ExportFormats = typeof EXPORT_FORMATS;
 export type ExportFormat = keyof ExportFormats;

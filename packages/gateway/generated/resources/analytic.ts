@@ -84,6 +84,19 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
       },
     },
     {
+      name: 'root_dimension_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'root_plan_id',
+        comodel: 'account.analytic.plan',
+        take: 'id',
+      },
+    },
+    {
       name: 'partner',
       type: 'string',
       nullable: true,
@@ -94,6 +107,19 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
         erp: 'partner_id',
         comodel: 'res.partner',
         take: 'name',
+      },
+    },
+    {
+      name: 'partner_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'partner_id',
+        comodel: 'res.partner',
+        take: 'id',
       },
     },
     {
@@ -119,6 +145,19 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -207,7 +246,7 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -221,6 +260,10 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -263,7 +306,7 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -277,6 +320,10 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -399,6 +446,19 @@ export const ANALYTIC_DIMENSIONS: RecordSpec<AnalyticDimensionsRecord> = deepFre
       },
     },
     {
+      name: 'parent_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'parent_id',
+        comodel: 'account.analytic.plan',
+        take: 'id',
+      },
+    },
+    {
       name: 'url',
       type: 'string',
       nullable: true,
@@ -464,7 +524,7 @@ export const ANALYTIC_DIMENSIONS: RecordSpec<AnalyticDimensionsRecord> = deepFre
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -478,6 +538,10 @@ export const ANALYTIC_DIMENSIONS: RecordSpec<AnalyticDimensionsRecord> = deepFre
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -505,7 +569,7 @@ export const ANALYTIC_DIMENSIONS: RecordSpec<AnalyticDimensionsRecord> = deepFre
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -519,6 +583,10 @@ export const ANALYTIC_DIMENSIONS: RecordSpec<AnalyticDimensionsRecord> = deepFre
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',

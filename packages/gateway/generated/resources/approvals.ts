@@ -137,6 +137,19 @@ export const APPROVALS_APPROVERS: RecordSpec<ApprovalsApproversRecord> = deepFre
       },
     },
     {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
+      },
+    },
+    {
       name: 'url',
       type: 'string',
       nullable: true,
@@ -238,7 +251,7 @@ export const APPROVALS_APPROVERS: RecordSpec<ApprovalsApproversRecord> = deepFre
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -252,6 +265,10 @@ export const APPROVALS_APPROVERS: RecordSpec<ApprovalsApproversRecord> = deepFre
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -302,7 +319,7 @@ export const APPROVALS_APPROVERS: RecordSpec<ApprovalsApproversRecord> = deepFre
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -316,6 +333,10 @@ export const APPROVALS_APPROVERS: RecordSpec<ApprovalsApproversRecord> = deepFre
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -462,6 +483,19 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
       },
     },
     {
+      name: 'author_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'related',
+        erp: 'approval_request_id',
+        comodel: 'approval.request',
+        comodelField: 'request_owner_id',
+      },
+    },
+    {
       name: 'description',
       type: 'string',
       nullable: true,
@@ -525,6 +559,19 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
       },
     },
     {
+      name: 'uom_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'product_uom_id',
+        comodel: 'uom.uom',
+        take: 'id',
+      },
+    },
+    {
       name: 'estimated_amount',
       type: 'number',
       nullable: true,
@@ -547,6 +594,19 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
         erp: 'currency_id',
         comodel: 'res.currency',
         take: 'name',
+      },
+    },
+    {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
       },
     },
     {
@@ -600,6 +660,19 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
       },
     },
     {
+      name: 'vendor_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'partner_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'company',
       type: 'string',
       nullable: true,
@@ -610,6 +683,19 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -727,7 +813,7 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -741,6 +827,10 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -797,7 +887,7 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -811,6 +901,10 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -972,6 +1066,19 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
       },
     },
     {
+      name: 'created_by_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'created_by_id',
+        comodel: 'res.users',
+        take: 'id',
+      },
+    },
+    {
       name: 'status',
       type: 'string',
       enum: ['new', 'pending', 'approved', 'refused', 'cancel', 'treated_paid'],
@@ -1036,6 +1143,19 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
       },
     },
     {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
+      },
+    },
+    {
       name: 'budget_code',
       type: 'string',
       nullable: true,
@@ -1058,6 +1178,19 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
         erp: 'final_approver_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'final_approver_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'final_approver_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -1085,6 +1218,19 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
         erp: 'partner_id',
         comodel: 'res.partner',
         take: 'name',
+      },
+    },
+    {
+      name: 'partner_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'partner_id',
+        comodel: 'res.partner',
+        take: 'id',
       },
     },
     {
@@ -1199,6 +1345,19 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -1356,7 +1515,7 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1370,6 +1529,10 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1446,7 +1609,7 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1460,6 +1623,10 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',

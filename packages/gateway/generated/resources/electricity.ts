@@ -64,6 +64,19 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
       },
     },
     {
+      name: 'environment_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'environment_id',
+        comodel: 'ops.environment',
+        take: 'id',
+      },
+    },
+    {
       name: 'current_kwh',
       type: 'number',
       nullable: true,
@@ -174,6 +187,19 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
       },
     },
     {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
+      },
+    },
+    {
       name: 'status',
       type: 'string',
       enum: ['ok', 'warning', 'critical', 'no_data'],
@@ -281,7 +307,7 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -295,6 +321,10 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -336,7 +366,7 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -350,6 +380,10 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -472,6 +506,19 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
       },
     },
     {
+      name: 'environment_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'environment_id',
+        comodel: 'ops.environment',
+        take: 'id',
+      },
+    },
+    {
       name: 'date_purchase',
       type: 'string',
       format: 'date',
@@ -519,6 +566,19 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
         erp: 'currency_id',
         comodel: 'res.currency',
         take: 'name',
+      },
+    },
+    {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
       },
     },
     {
@@ -642,7 +702,7 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -656,6 +716,10 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -702,7 +766,7 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -716,6 +780,10 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -828,6 +896,19 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
         erp: 'environment_id',
         comodel: 'ops.environment',
         take: 'name',
+      },
+    },
+    {
+      name: 'environment_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'environment_id',
+        comodel: 'ops.environment',
+        take: 'id',
       },
     },
     {
@@ -1005,7 +1086,7 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1019,6 +1100,10 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1061,7 +1146,7 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1075,6 +1160,10 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',

@@ -46,6 +46,19 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       },
     },
     {
+      name: 'event_type_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'event_type_id',
+        comodel: 'event.type',
+        take: 'id',
+      },
+    },
+    {
       name: 'activity',
       type: 'string',
       nullable: true,
@@ -59,6 +72,19 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       },
     },
     {
+      name: 'activity_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'activity_id',
+        comodel: 'space.activity',
+        take: 'id',
+      },
+    },
+    {
       name: 'stage',
       type: 'string',
       nullable: true,
@@ -69,6 +95,19 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
         erp: 'stage_id',
         comodel: 'event.stage',
         take: 'name',
+      },
+    },
+    {
+      name: 'stage_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'stage_id',
+        comodel: 'event.stage',
+        take: 'id',
       },
     },
     {
@@ -211,6 +250,19 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       },
     },
     {
+      name: 'organizer_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'organizer_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'responsible',
       type: 'string',
       nullable: true,
@@ -224,6 +276,19 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       },
     },
     {
+      name: 'responsible_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'user_id',
+        comodel: 'res.users',
+        take: 'id',
+      },
+    },
+    {
       name: 'referent',
       type: 'string',
       nullable: true,
@@ -234,6 +299,19 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
         erp: 'referent_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'referent_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'referent_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -309,6 +387,19 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -455,7 +546,7 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -469,6 +560,10 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -529,7 +624,7 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -543,6 +638,10 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -672,6 +771,19 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
       },
     },
     {
+      name: 'ticket_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'event_ticket_id',
+        comodel: 'event.event.ticket',
+        take: 'id',
+      },
+    },
+    {
       name: 'attendee',
       type: 'string',
       nullable: true,
@@ -721,6 +833,19 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
       },
     },
     {
+      name: 'booked_by_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'partner_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'state',
       type: 'string',
       enum: ['draft', 'open', 'done', 'cancel'],
@@ -744,6 +869,19 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -834,7 +972,7 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -848,6 +986,10 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -889,7 +1031,7 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -903,6 +1045,10 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1037,6 +1183,19 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
       },
     },
     {
+      name: 'assignee_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'assigned_user_id',
+        comodel: 'res.users',
+        take: 'id',
+      },
+    },
+    {
       name: 'url',
       type: 'string',
       nullable: true,
@@ -1114,7 +1273,7 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1128,6 +1287,10 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1165,7 +1328,7 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1179,6 +1342,10 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',

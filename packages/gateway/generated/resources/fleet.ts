@@ -124,6 +124,19 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
       },
     },
     {
+      name: 'handled_by_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'handled_by_id',
+        comodel: 'res.users',
+        take: 'id',
+      },
+    },
+    {
       name: 'reminder_days',
       type: 'integer',
       nullable: true,
@@ -146,6 +159,19 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -245,7 +271,7 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -259,6 +285,10 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -304,7 +334,7 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -318,6 +348,10 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -444,6 +478,19 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
       },
     },
     {
+      name: 'driver_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'driver_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'date',
       type: 'string',
       format: 'date-time',
@@ -515,6 +562,19 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
         erp: 'currency_id',
         comodel: 'res.currency',
         take: 'name',
+      },
+    },
+    {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
       },
     },
     {
@@ -616,6 +676,19 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
       },
     },
     {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
+      },
+    },
+    {
       name: 'url',
       type: 'string',
       nullable: true,
@@ -713,7 +786,7 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -727,6 +800,10 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -774,7 +851,7 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -788,6 +865,10 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -916,6 +997,19 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
       },
     },
     {
+      name: 'driver_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'driver_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'date',
       type: 'string',
       format: 'date',
@@ -967,6 +1061,19 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
       },
     },
     {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
+      },
+    },
+    {
       name: 'company',
       type: 'string',
       nullable: true,
@@ -977,6 +1084,19 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -1074,7 +1194,7 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1088,6 +1208,10 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1134,7 +1258,7 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1148,6 +1272,10 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1291,6 +1419,19 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
       },
     },
     {
+      name: 'country_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'country_id',
+        comodel: 'res.country',
+        take: 'id',
+      },
+    },
+    {
       name: 'latitude',
       type: 'number',
       nullable: true,
@@ -1337,6 +1478,19 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -1407,7 +1561,7 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1421,6 +1575,10 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1453,7 +1611,7 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1467,6 +1625,10 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1580,6 +1742,19 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
       },
     },
     {
+      name: 'driver_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'driver_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'requester',
       type: 'string',
       nullable: true,
@@ -1590,6 +1765,19 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
         erp: 'requester_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'requester_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'requester_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -1653,6 +1841,19 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
         erp: 'pickup_location_id',
         comodel: 'fleet.location',
         take: 'name',
+      },
+    },
+    {
+      name: 'pickup_location_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'pickup_location_id',
+        comodel: 'fleet.location',
+        take: 'id',
       },
     },
     {
@@ -1728,6 +1929,19 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
         erp: 'approver_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'approver_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'approver_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -1865,7 +2079,7 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1879,6 +2093,10 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1925,7 +2143,7 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1939,6 +2157,10 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -2079,6 +2301,19 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
       },
     },
     {
+      name: 'service_type_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'service_type_id',
+        comodel: 'fleet.service.type',
+        take: 'id',
+      },
+    },
+    {
       name: 'service_kind',
       type: 'string',
       enum: ['preventive', 'curative'],
@@ -2129,6 +2364,19 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
       },
     },
     {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
+      },
+    },
+    {
       name: 'odometer',
       type: 'number',
       nullable: true,
@@ -2163,6 +2411,19 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
         erp: 'vendor_id',
         comodel: 'res.partner',
         take: 'name',
+      },
+    },
+    {
+      name: 'vendor_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'vendor_id',
+        comodel: 'res.partner',
+        take: 'id',
       },
     },
     {
@@ -2201,6 +2462,19 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -2302,7 +2576,7 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -2316,6 +2590,10 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -2361,7 +2639,7 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -2375,6 +2653,10 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -2514,6 +2796,19 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       },
     },
     {
+      name: 'driver_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'driver_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'date',
       type: 'string',
       format: 'date',
@@ -2626,6 +2921,19 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       },
     },
     {
+      name: 'analytic_account_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'analytic_account_id',
+        comodel: 'account.analytic.account',
+        take: 'id',
+      },
+    },
+    {
       name: 'company',
       type: 'string',
       nullable: true,
@@ -2636,6 +2944,19 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -2743,7 +3064,7 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -2757,6 +3078,10 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -2804,7 +3129,7 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -2818,6 +3143,10 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -2926,6 +3255,19 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
       },
     },
     {
+      name: 'model_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'model_id',
+        comodel: 'fleet.vehicle.model',
+        take: 'id',
+      },
+    },
+    {
       name: 'vin',
       type: 'string',
       nullable: true,
@@ -2948,6 +3290,19 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
         erp: 'driver_id',
         comodel: 'res.partner',
         take: 'name',
+      },
+    },
+    {
+      name: 'driver_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'driver_id',
+        comodel: 'res.partner',
+        take: 'id',
       },
     },
     {
@@ -2998,6 +3353,19 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
         erp: 'state_id',
         comodel: 'fleet.vehicle.state',
         take: 'name',
+      },
+    },
+    {
+      name: 'state_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'state_id',
+        comodel: 'fleet.vehicle.state',
+        take: 'id',
       },
     },
     {
@@ -3100,6 +3468,19 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -3250,7 +3631,7 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -3264,6 +3645,10 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -3314,7 +3699,7 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -3328,6 +3713,10 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',

@@ -64,6 +64,19 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
       },
     },
     {
+      name: 'product_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'product_id',
+        comodel: 'product.product',
+        take: 'id',
+      },
+    },
+    {
       name: 'quantity',
       type: 'number',
       nullable: true,
@@ -89,6 +102,19 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
       },
     },
     {
+      name: 'location_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'location_id',
+        comodel: 'stock.location',
+        take: 'id',
+      },
+    },
+    {
       name: 'holder',
       type: 'string',
       nullable: true,
@@ -99,6 +125,19 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
         erp: 'holder_id',
         comodel: 'res.partner',
         take: 'name',
+      },
+    },
+    {
+      name: 'holder_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'holder_id',
+        comodel: 'res.partner',
+        take: 'id',
       },
     },
     {
@@ -125,6 +164,19 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -199,7 +251,7 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -213,6 +265,10 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -249,7 +305,7 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -263,6 +319,10 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -368,6 +428,19 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       },
     },
     {
+      name: 'beneficiary_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'partner_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'product',
       type: 'string',
       nullable: true,
@@ -381,6 +454,19 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       },
     },
     {
+      name: 'product_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'product_id',
+        comodel: 'product.product',
+        take: 'id',
+      },
+    },
+    {
       name: 'location',
       type: 'string',
       nullable: true,
@@ -391,6 +477,19 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
         erp: 'location_id',
         comodel: 'stock.location',
         take: 'name',
+      },
+    },
+    {
+      name: 'location_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'location_id',
+        comodel: 'stock.location',
+        take: 'id',
       },
     },
     {
@@ -466,6 +565,19 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
         erp: 'handled_by_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'handled_by_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'handled_by_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -570,7 +682,7 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -584,6 +696,10 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -635,7 +751,7 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -649,6 +765,10 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -773,6 +893,19 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       },
     },
     {
+      name: 'type_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'type_id',
+        comodel: 'it.ticket.type',
+        take: 'id',
+      },
+    },
+    {
       name: 'stage',
       type: 'string',
       nullable: true,
@@ -783,6 +916,19 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
         erp: 'stage_id',
         comodel: 'it.ticket.stage',
         take: 'name',
+      },
+    },
+    {
+      name: 'stage_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'stage_id',
+        comodel: 'it.ticket.stage',
+        take: 'id',
       },
     },
     {
@@ -811,6 +957,19 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       },
     },
     {
+      name: 'team_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'team_id',
+        comodel: 'it.ticket.team',
+        take: 'id',
+      },
+    },
+    {
       name: 'assignees',
       type: 'array',
       items: 'string',
@@ -822,6 +981,20 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
         erp: 'user_ids',
         comodel: 'res.users',
         take: 'names',
+      },
+    },
+    {
+      name: 'assignee_ids',
+      type: 'array',
+      items: 'integer',
+      nullable: false,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'x2many',
+        erp: 'user_ids',
+        comodel: 'res.users',
+        take: 'ids',
       },
     },
     {
@@ -848,6 +1021,19 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
         erp: 'partner_id',
         comodel: 'res.partner',
         take: 'name',
+      },
+    },
+    {
+      name: 'requester_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'partner_id',
+        comodel: 'res.partner',
+        take: 'id',
       },
     },
     {
@@ -929,6 +1115,19 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       },
     },
     {
+      name: 'category_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'category_id',
+        comodel: 'it.ticket.category',
+        take: 'id',
+      },
+    },
+    {
       name: 'validation_state',
       type: 'string',
       enum: ['none', 'to_validate', 'validated', 'rejected'],
@@ -952,6 +1151,19 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -1068,7 +1280,7 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1082,6 +1294,10 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1151,7 +1367,7 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1165,6 +1381,10 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',

@@ -110,6 +110,19 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
       },
     },
     {
+      name: 'uom_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'product_uom_id',
+        comodel: 'uom.uom',
+        take: 'id',
+      },
+    },
+    {
       name: 'price_unit',
       type: 'number',
       nullable: true,
@@ -156,6 +169,19 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
         erp: 'currency_id',
         comodel: 'res.currency',
         take: 'name',
+      },
+    },
+    {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
       },
     },
     {
@@ -340,7 +366,7 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -354,6 +380,10 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -400,7 +430,7 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -414,6 +444,10 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -577,6 +611,19 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
       },
     },
     {
+      name: 'department_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'department_id',
+        comodel: 'hr.department',
+        take: 'id',
+      },
+    },
+    {
       name: 'delivery_condition',
       type: 'string',
       nullable: true,
@@ -677,6 +724,19 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
       },
     },
     {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
+      },
+    },
+    {
       name: 'state',
       type: 'string',
       enum: ['draft', 'sent', 'org_tribu', 'to approve', 'purchase', 'cancel'],
@@ -713,6 +773,19 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
         erp: 'user_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'buyer_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'user_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -765,6 +838,19 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -937,7 +1023,7 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -951,6 +1037,10 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1041,7 +1131,7 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1055,6 +1145,10 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',

@@ -126,7 +126,7 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -140,6 +140,10 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -172,7 +176,7 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -186,6 +190,10 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -333,7 +341,7 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -347,6 +355,10 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -374,7 +386,7 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -388,6 +400,10 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -488,6 +504,19 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
       },
     },
     {
+      name: 'category_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'category_id',
+        comodel: 'space.category',
+        take: 'id',
+      },
+    },
+    {
       name: 'description',
       type: 'string',
       nullable: true,
@@ -563,7 +592,7 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -577,6 +606,10 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -609,7 +642,7 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -623,6 +656,10 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -788,6 +825,19 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
       },
     },
     {
+      name: 'technician_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'technician_id',
+        comodel: 'res.users',
+        take: 'id',
+      },
+    },
+    {
       name: 'external_technician',
       type: 'string',
       nullable: true,
@@ -798,6 +848,19 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
         erp: 'external_technician_id',
         comodel: 'res.partner',
         take: 'name',
+      },
+    },
+    {
+      name: 'external_technician_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'external_technician_id',
+        comodel: 'res.partner',
+        take: 'id',
       },
     },
     {
@@ -835,6 +898,19 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -942,7 +1018,7 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -956,6 +1032,10 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1006,7 +1086,7 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1020,6 +1100,10 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1151,6 +1235,19 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
       },
     },
     {
+      name: 'activity_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'activity_id',
+        comodel: 'space.activity',
+        take: 'id',
+      },
+    },
+    {
       name: 'start',
       type: 'string',
       format: 'date-time',
@@ -1226,6 +1323,19 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
       },
     },
     {
+      name: 'requester_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'requester_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'origin',
       type: 'string',
       enum: ['internal', 'public'],
@@ -1262,6 +1372,19 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
         erp: 'approver_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'approver_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'approver_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -1338,6 +1461,19 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -1459,7 +1595,7 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1473,6 +1609,10 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1523,7 +1663,7 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1537,6 +1677,10 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1697,6 +1841,19 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
       },
     },
     {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
+      },
+    },
+    {
       name: 'url',
       type: 'string',
       nullable: true,
@@ -1792,7 +1949,7 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1806,6 +1963,10 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1843,7 +2004,7 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1857,6 +2018,10 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -2066,6 +2231,19 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
       },
     },
     {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
+      },
+    },
+    {
       name: 'categories',
       type: 'array',
       items: 'string',
@@ -2077,6 +2255,20 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
         erp: 'category_ids',
         comodel: 'space.category',
         take: 'names',
+      },
+    },
+    {
+      name: 'categorie_ids',
+      type: 'array',
+      items: 'integer',
+      nullable: false,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'x2many',
+        erp: 'category_ids',
+        comodel: 'space.category',
+        take: 'ids',
       },
     },
     {
@@ -2151,6 +2343,19 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -2281,7 +2486,7 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -2295,6 +2500,10 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -2341,7 +2550,7 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -2355,6 +2564,10 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',

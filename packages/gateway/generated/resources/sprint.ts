@@ -84,6 +84,19 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       },
     },
     {
+      name: 'sprint_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'sprint_id',
+        comodel: 'sprint.sprint',
+        take: 'id',
+      },
+    },
+    {
       name: 'squad',
       type: 'string',
       nullable: true,
@@ -97,6 +110,19 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       },
     },
     {
+      name: 'squad_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'squad_id',
+        comodel: 'sprint.squad',
+        take: 'id',
+      },
+    },
+    {
       name: 'owner',
       type: 'string',
       nullable: true,
@@ -107,6 +133,19 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
         erp: 'owner_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'owner_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'owner_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -135,6 +174,19 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       },
     },
     {
+      name: 'unblocker_user_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'unblocker_user_id',
+        comodel: 'res.users',
+        take: 'id',
+      },
+    },
+    {
       name: 'origin',
       type: 'string',
       enum: ['member', 'feedback', 'no_feedback'],
@@ -158,6 +210,19 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
         erp: 'reported_by_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'reported_by_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'reported_by_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -338,7 +403,7 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -352,6 +417,10 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -409,7 +478,7 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -423,6 +492,10 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -700,6 +773,19 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
       },
     },
     {
+      name: 'sprint_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'sprint_id',
+        comodel: 'sprint.sprint',
+        take: 'id',
+      },
+    },
+    {
       name: 'subjects',
       type: 'array',
       items: 'string',
@@ -711,6 +797,20 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
         erp: 'subject_ids',
         comodel: 'sprint.subject',
         take: 'names',
+      },
+    },
+    {
+      name: 'subject_ids',
+      type: 'array',
+      items: 'integer',
+      nullable: false,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'x2many',
+        erp: 'subject_ids',
+        comodel: 'sprint.subject',
+        take: 'ids',
       },
     },
     {
@@ -831,7 +931,7 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -845,6 +945,10 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -901,7 +1005,7 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -915,6 +1019,10 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1102,6 +1210,19 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
       },
     },
     {
+      name: 'squad_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'squad_id',
+        comodel: 'sprint.squad',
+        take: 'id',
+      },
+    },
+    {
       name: 'measures',
       type: 'array',
       items: 'string',
@@ -1113,6 +1234,20 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
         erp: 'measure_ids',
         comodel: 'sprint.measure',
         take: 'names',
+      },
+    },
+    {
+      name: 'measure_ids',
+      type: 'array',
+      items: 'integer',
+      nullable: false,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'x2many',
+        erp: 'measure_ids',
+        comodel: 'sprint.measure',
+        take: 'ids',
       },
     },
     {
@@ -1224,7 +1359,7 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1238,6 +1373,10 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1280,7 +1419,7 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1294,6 +1433,10 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1431,6 +1574,19 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
       },
     },
     {
+      name: 'squad_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'squad_id',
+        comodel: 'sprint.squad',
+        take: 'id',
+      },
+    },
+    {
       name: 'date',
       type: 'string',
       format: 'date',
@@ -1491,6 +1647,19 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
         erp: 'read_by_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'read_by_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'read_by_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -1593,7 +1762,7 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1607,6 +1776,10 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1654,7 +1827,7 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1668,6 +1841,10 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1805,6 +1982,19 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
         erp: 'squad_id',
         comodel: 'sprint.squad',
         take: 'name',
+      },
+    },
+    {
+      name: 'squad_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'squad_id',
+        comodel: 'sprint.squad',
+        take: 'id',
       },
     },
     {
@@ -1983,7 +2173,7 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1997,6 +2187,10 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -2034,7 +2228,7 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -2048,6 +2242,10 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -2218,7 +2416,7 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -2232,6 +2430,10 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -2264,7 +2466,7 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -2278,6 +2480,10 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -2474,7 +2680,7 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -2488,6 +2694,10 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -2525,7 +2735,7 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -2539,6 +2749,10 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',

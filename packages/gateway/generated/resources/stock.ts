@@ -58,6 +58,19 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
       },
     },
     {
+      name: 'picking_type_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'picking_type_id',
+        comodel: 'stock.picking.type',
+        take: 'id',
+      },
+    },
+    {
       name: 'partner',
       type: 'string',
       nullable: true,
@@ -68,6 +81,19 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
         erp: 'partner_id',
         comodel: 'res.partner',
         take: 'name',
+      },
+    },
+    {
+      name: 'partner_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'partner_id',
+        comodel: 'res.partner',
+        take: 'id',
       },
     },
     {
@@ -84,6 +110,19 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
       },
     },
     {
+      name: 'source_location_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'location_id',
+        comodel: 'stock.location',
+        take: 'id',
+      },
+    },
+    {
       name: 'destination_location',
       type: 'string',
       nullable: true,
@@ -94,6 +133,19 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
         erp: 'location_dest_id',
         comodel: 'stock.location',
         take: 'name',
+      },
+    },
+    {
+      name: 'destination_location_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'location_dest_id',
+        comodel: 'stock.location',
+        take: 'id',
       },
     },
     {
@@ -159,6 +211,19 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -250,7 +315,7 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -264,6 +329,10 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -310,7 +379,7 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -324,6 +393,10 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',

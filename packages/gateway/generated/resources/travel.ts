@@ -66,6 +66,19 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
       },
     },
     {
+      name: 'city_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'city_id',
+        comodel: 'res.city',
+        take: 'id',
+      },
+    },
+    {
       name: 'daily_rate',
       type: 'number',
       nullable: true,
@@ -88,6 +101,19 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
         erp: 'currency_id',
         comodel: 'res.currency',
         take: 'name',
+      },
+    },
+    {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
       },
     },
     {
@@ -116,6 +142,19 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
       },
     },
     {
+      name: 'environment_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'environment_id',
+        comodel: 'ops.environment',
+        take: 'id',
+      },
+    },
+    {
       name: 'note',
       type: 'string',
       nullable: true,
@@ -138,6 +177,19 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -227,7 +279,7 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -241,6 +293,10 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -283,7 +339,7 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -297,6 +353,10 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -451,6 +511,19 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       },
     },
     {
+      name: 'traveler_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'traveler_user_id',
+        comodel: 'res.users',
+        take: 'id',
+      },
+    },
+    {
       name: 'mission_object',
       type: 'string',
       nullable: true,
@@ -476,6 +549,19 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       },
     },
     {
+      name: 'country_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'country_id',
+        comodel: 'res.country',
+        take: 'id',
+      },
+    },
+    {
       name: 'city',
       type: 'string',
       nullable: true,
@@ -486,6 +572,19 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
         erp: 'city_id',
         comodel: 'res.city',
         take: 'name',
+      },
+    },
+    {
+      name: 'city_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'city_id',
+        comodel: 'res.city',
+        take: 'id',
       },
     },
     {
@@ -653,6 +752,19 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       },
     },
     {
+      name: 'partner_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'partner_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'partner_share_pct',
       type: 'number',
       nullable: true,
@@ -702,6 +814,19 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       },
     },
     {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
+      },
+    },
+    {
       name: 'environment',
       type: 'string',
       nullable: true,
@@ -715,6 +840,19 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       },
     },
     {
+      name: 'environment_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'environment_id',
+        comodel: 'ops.environment',
+        take: 'id',
+      },
+    },
+    {
       name: 'validator',
       type: 'string',
       nullable: true,
@@ -725,6 +863,19 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
         erp: 'validator_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'validator_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'validator_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -777,6 +928,19 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -919,7 +1083,7 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -933,6 +1097,10 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -993,7 +1161,7 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1007,6 +1175,10 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1160,6 +1332,19 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
       },
     },
     {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
+      },
+    },
+    {
       name: 'notes',
       type: 'string',
       nullable: true,
@@ -1243,7 +1428,7 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1257,6 +1442,10 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1289,7 +1478,7 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1303,6 +1492,10 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1440,6 +1633,19 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
       },
     },
     {
+      name: 'city_from_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'city_from_id',
+        comodel: 'res.city',
+        take: 'id',
+      },
+    },
+    {
       name: 'country_from',
       type: 'string',
       nullable: true,
@@ -1450,6 +1656,19 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
         erp: 'country_from_id',
         comodel: 'res.country',
         take: 'name',
+      },
+    },
+    {
+      name: 'country_from_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'country_from_id',
+        comodel: 'res.country',
+        take: 'id',
       },
     },
     {
@@ -1466,6 +1685,19 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
       },
     },
     {
+      name: 'city_to_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'city_to_id',
+        comodel: 'res.city',
+        take: 'id',
+      },
+    },
+    {
       name: 'country_to',
       type: 'string',
       nullable: true,
@@ -1476,6 +1708,19 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
         erp: 'country_to_id',
         comodel: 'res.country',
         take: 'name',
+      },
+    },
+    {
+      name: 'country_to_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'country_to_id',
+        comodel: 'res.country',
+        take: 'id',
       },
     },
     {
@@ -1624,7 +1869,7 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1638,6 +1883,10 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1685,7 +1934,7 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1699,6 +1948,10 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1881,7 +2134,7 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1895,6 +2148,10 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1927,7 +2184,7 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -1941,6 +2198,10 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -2053,6 +2314,19 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       },
     },
     {
+      name: 'traveler_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'traveler_id',
+        comodel: 'res.users',
+        take: 'id',
+      },
+    },
+    {
       name: 'traveler_name',
       type: 'string',
       nullable: true,
@@ -2090,6 +2364,19 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       },
     },
     {
+      name: 'trip_type_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'trip_type_id',
+        comodel: 'travel.trip.type',
+        take: 'id',
+      },
+    },
+    {
       name: 'description',
       type: 'string',
       nullable: true,
@@ -2115,6 +2402,19 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       },
     },
     {
+      name: 'city_departure_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'city_departure_id',
+        comodel: 'res.city',
+        take: 'id',
+      },
+    },
+    {
       name: 'country_departure',
       type: 'string',
       nullable: true,
@@ -2125,6 +2425,19 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
         erp: 'country_departure_id',
         comodel: 'res.country',
         take: 'name',
+      },
+    },
+    {
+      name: 'country_departure_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'country_departure_id',
+        comodel: 'res.country',
+        take: 'id',
       },
     },
     {
@@ -2141,6 +2454,19 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       },
     },
     {
+      name: 'city_destination_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'city_destination_id',
+        comodel: 'res.city',
+        take: 'id',
+      },
+    },
+    {
       name: 'country_destination',
       type: 'string',
       nullable: true,
@@ -2151,6 +2477,19 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
         erp: 'country_destination_id',
         comodel: 'res.country',
         take: 'name',
+      },
+    },
+    {
+      name: 'country_destination_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'country_destination_id',
+        comodel: 'res.country',
+        take: 'id',
       },
     },
     {
@@ -2266,6 +2605,19 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       },
     },
     {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
+      },
+    },
+    {
       name: 'has_per_diem',
       type: 'boolean',
       nullable: false,
@@ -2300,6 +2652,19 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -2437,7 +2802,7 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -2451,6 +2816,10 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -2507,7 +2876,7 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
     properties: {
       format: {
         type: 'string',
-        enum: ['csv', 'ndjson'],
+        enum: ['csv', 'ndjson', 'parquet'],
       },
       since_id: {
         type: 'string',
@@ -2521,6 +2890,10 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',

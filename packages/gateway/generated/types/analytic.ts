@@ -13,12 +13,18 @@ export interface AnalyticAccountsRecord {
   dimension_id: number | null;
   /** Top-level axis of analysis (root plan) of the account. */
   root_dimension: string | null;
+  /** Id of the root dimension (account.analytic.plan): the key to join on, beside its name in `root_dimension`. */
+  root_dimension_id: number | null;
   /** Partner (customer or funder) linked to the account. */
   partner: string | null;
+  /** Id of the partner (res.partner): the key to join on, beside its name in `partner`. */
+  partner_id: number | null;
   /** False for an archived account. */
   active: boolean;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -35,6 +41,8 @@ export interface AnalyticDimensionsRecord {
   applicability: 'optional' | 'mandatory' | 'unavailable' | null;
   /** Parent dimension when nested. */
   parent: string | null;
+  /** Id of the parent (account.analytic.plan): the key to join on, beside its name in `parent`. */
+  parent_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }

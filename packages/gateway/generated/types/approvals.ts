@@ -21,6 +21,8 @@ export interface ApprovalsApproversRecord {
   required: boolean;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -39,6 +41,8 @@ export interface ApprovalsRequestLinesRecord {
   request_status: 'new' | 'pending' | 'approved' | 'refused' | 'cancel' | 'treated_paid' | null;
   /** Author of the approval request. Personal data. */
   author: string | null;
+  /** Id of the author (res.users): the key to join on, beside its name in `author`. */
+  author_id: number | null;
   /** Description of the line. */
   description: string | null;
   /** Product asked for. */
@@ -49,10 +53,14 @@ export interface ApprovalsRequestLinesRecord {
   quantity: number | null;
   /** Unit of measure of the quantity. */
   uom: string | null;
+  /** Id of the uom (uom.uom): the key to join on, beside its name in `uom`. */
+  uom_id: number | null;
   /** Estimated amount excluding tax. */
   estimated_amount: number | null;
   /** Currency of the estimated amount. */
   currency: string | null;
+  /** Id of the currency (res.currency): the key to join on, beside its name in `currency`. */
+  currency_id: number | null;
   /** Names of the analytic accounts charged. */
   analytic_accounts: string[];
   /** Raw analytic distribution as compact JSON: account identifier and percentage. */
@@ -61,8 +69,12 @@ export interface ApprovalsRequestLinesRecord {
   purchase_order_line_id: number | null;
   /** Vendor proposed for the line. */
   vendor: string | null;
+  /** Id of the vendor (res.partner): the key to join on, beside its name in `vendor`. */
+  vendor_id: number | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -83,6 +95,8 @@ export interface ApprovalsRequestsRecord {
   author_id: number | null;
   /** Person who entered the request, if different from the author. Personal data. */
   created_by: string | null;
+  /** Id of the created by (res.users): the key to join on, beside its name in `created_by`. */
+  created_by_id: number | null;
   /** Status of the request. */
   status: 'new' | 'pending' | 'approved' | 'refused' | 'cancel' | 'treated_paid' | null;
   /** Approval category. */
@@ -93,14 +107,20 @@ export interface ApprovalsRequestsRecord {
   amount: number | null;
   /** Currency of the amount. */
   currency: string | null;
+  /** Id of the currency (res.currency): the key to join on, beside its name in `currency`. */
+  currency_id: number | null;
   /** Budget code charged. */
   budget_code: string | null;
   /** Approver who takes the final decision. Personal data. */
   final_approver: string | null;
+  /** Id of the final approver (res.users): the key to join on, beside its name in `final_approver`. */
+  final_approver_id: number | null;
   /** Identifiers of the circuit steps, to join with approvals/approvers. */
   approvers: number[];
   /** Partner (contact) concerned by the request. Personal data. */
   partner: string | null;
+  /** Id of the partner (res.partner): the key to join on, beside its name in `partner`. */
+  partner_id: number | null;
   /** Location concerned by the request. */
   location: string | null;
   /** Quantity asked for. */
@@ -119,6 +139,8 @@ export interface ApprovalsRequestsRecord {
   purchase_order_count: number | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }

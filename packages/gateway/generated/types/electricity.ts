@@ -9,6 +9,8 @@ export interface ElectricityCountersRecord {
   label: string | null;
   /** Environment (site) served by the meter. */
   environment: string | null;
+  /** Id of the environment (ops.environment): the key to join on, beside its name in `environment`. */
+  environment_id: number | null;
   /** Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since. */
   current_kwh: number | null;
   /** Balance at the last reading (kWh). */
@@ -27,6 +29,8 @@ export interface ElectricityCountersRecord {
   total_purchased_amount: number | null;
   /** Currency of the amounts. */
   currency: string | null;
+  /** Id of the currency (res.currency): the key to join on, beside its name in `currency`. */
+  currency_id: number | null;
   /** Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average). */
   status: 'ok' | 'warning' | 'critical' | 'no_data' | null;
   /** Link to the record in the ERP interface. */
@@ -45,6 +49,8 @@ export interface ElectricityPurchasesRecord {
   counter_id: number | null;
   /** Environment (site) served by the meter. */
   environment: string | null;
+  /** Id of the environment (ops.environment): the key to join on, beside its name in `environment`. */
+  environment_id: number | null;
   /** Date of the purchase. */
   date_purchase: string | null;
   /** Credit bought (kWh). */
@@ -53,6 +59,8 @@ export interface ElectricityPurchasesRecord {
   amount: number | null;
   /** Currency of the amount. */
   currency: string | null;
+  /** Id of the currency (res.currency): the key to join on, beside its name in `currency`. */
+  currency_id: number | null;
   /** Price paid per kWh (amount divided by the kWh bought). */
   price_per_kwh: number | null;
   /** State of the purchase. */
@@ -71,6 +79,8 @@ export interface ElectricityReadingsRecord {
   counter_id: number | null;
   /** Environment (site) served by the meter. */
   environment: string | null;
+  /** Id of the environment (ops.environment): the key to join on, beside its name in `environment`. */
+  environment_id: number | null;
   /** Date and time of the reading. */
   date_reading: string | null;
   /** Balance read on the meter (kWh). */

@@ -7,10 +7,16 @@ export interface EventsEventsRecord {
   name: string | null;
   /** Event template applied. */
   event_type: string | null;
+  /** Id of the event type (event.type): the key to join on, beside its name in `event_type`. */
+  event_type_id: number | null;
   /** Activity of the event. */
   activity: string | null;
+  /** Id of the activity (space.activity): the key to join on, beside its name in `activity`. */
+  activity_id: number | null;
   /** Lifecycle stage. */
   stage: string | null;
+  /** Id of the stage (event.stage): the key to join on, beside its name in `stage`. */
+  stage_id: number | null;
   /** Start date and time. */
   date_begin: string | null;
   /** End date and time. */
@@ -33,10 +39,16 @@ export interface EventsEventsRecord {
   seats_available: number | null;
   /** Organizer of the event. Personal data. */
   organizer: string | null;
+  /** Id of the organizer (res.partner): the key to join on, beside its name in `organizer`. */
+  organizer_id: number | null;
   /** User responsible for the event. Personal data. */
   responsible: string | null;
+  /** Id of the responsible (res.users): the key to join on, beside its name in `responsible`. */
+  responsible_id: number | null;
   /** Referent person of the event. Personal data. */
   referent: string | null;
+  /** Id of the referent (res.users): the key to join on, beside its name in `referent`. */
+  referent_id: number | null;
   /** Origin of the event (internal or public request). */
   origin: 'internal' | 'public' | null;
   /** Review state of the event. */
@@ -49,6 +61,8 @@ export interface EventsEventsRecord {
   checklist_progress: number | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -63,6 +77,8 @@ export interface EventsRegistrationsRecord {
   event: string | null;
   /** Ticket type of the registration. */
   ticket: string | null;
+  /** Id of the ticket (event.event.ticket): the key to join on, beside its name in `ticket`. */
+  ticket_id: number | null;
   /** Participant name. Personal data. */
   attendee: string | null;
   /** Participant email address. Personal data. */
@@ -71,10 +87,14 @@ export interface EventsRegistrationsRecord {
   phone: string | null;
   /** Contact who booked the registration. Personal data. */
   booked_by: string | null;
+  /** Id of the booked by (res.partner): the key to join on, beside its name in `booked_by`. */
+  booked_by_id: number | null;
   /** Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled). */
   state: 'draft' | 'open' | 'done' | 'cancel' | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -93,6 +113,8 @@ export interface EventsTasksRecord {
   done: boolean;
   /** User assigned to the task. Personal data. */
   assignee: string | null;
+  /** Id of the assignee (res.users): the key to join on, beside its name in `assignee`. */
+  assignee_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }

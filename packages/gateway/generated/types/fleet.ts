@@ -19,10 +19,14 @@ export interface FleetAlertsRecord {
   handled_at: string | null;
   /** Person who handled the alert. Personal data. */
   handled_by: string | null;
+  /** Id of the handled by (res.users): the key to join on, beside its name in `handled_by`. */
+  handled_by_id: number | null;
   /** Notice days before the due date. */
   reminder_days: number | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -39,6 +43,8 @@ export interface FleetFuelLogsRecord {
   vehicle_id: number | null;
   /** Driver at the time of the fill. Personal data. */
   driver: string | null;
+  /** Id of the driver (res.partner): the key to join on, beside its name in `driver`. */
+  driver_id: number | null;
   /** Date and time of the fill. */
   date: string | null;
   /** Fuel station. */
@@ -51,6 +57,8 @@ export interface FleetFuelLogsRecord {
   total_amount: number | null;
   /** Currency of the amounts. */
   currency: string | null;
+  /** Id of the currency (res.currency): the key to join on, beside its name in `currency`. */
+  currency_id: number | null;
   /** Odometer reading at the fill (km). */
   odometer: number | null;
   /** Kilometres driven since the previous fill. */
@@ -67,6 +75,8 @@ export interface FleetFuelLogsRecord {
   reviewed: boolean;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -83,6 +93,8 @@ export interface FleetIncidentsRecord {
   vehicle_id: number | null;
   /** Driver at the time of the incident. Personal data. */
   driver: string | null;
+  /** Id of the driver (res.partner): the key to join on, beside its name in `driver`. */
+  driver_id: number | null;
   /** Date of the incident. */
   date: string | null;
   /** Severity of the incident. */
@@ -91,8 +103,12 @@ export interface FleetIncidentsRecord {
   cost: number | null;
   /** Currency of the cost. */
   currency: string | null;
+  /** Id of the currency (res.currency): the key to join on, beside its name in `currency`. */
+  currency_id: number | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -111,6 +127,8 @@ export interface FleetLocationsRecord {
   city: string | null;
   /** Country. */
   country: string | null;
+  /** Id of the country (res.country): the key to join on, beside its name in `country`. */
+  country_id: number | null;
   /** Latitude (decimal degrees). */
   latitude: number | null;
   /** Longitude (decimal degrees). */
@@ -119,6 +137,8 @@ export interface FleetLocationsRecord {
   is_default_pickup: boolean;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -135,8 +155,12 @@ export interface FleetReservationsRecord {
   vehicle_id: number | null;
   /** Driver. Personal data. */
   driver: string | null;
+  /** Id of the driver (res.partner): the key to join on, beside its name in `driver`. */
+  driver_id: number | null;
   /** Person who made the request. Personal data. */
   requester: string | null;
+  /** Id of the requester (res.users): the key to join on, beside its name in `requester`. */
+  requester_id: number | null;
   /** Start of the reservation. */
   start: string | null;
   /** End of the reservation. */
@@ -147,6 +171,8 @@ export interface FleetReservationsRecord {
   motive: string | null;
   /** Where the vehicle is picked up. */
   pickup_location: string | null;
+  /** Id of the pickup location (fleet.location): the key to join on, beside its name in `pickup_location`. */
+  pickup_location_id: number | null;
   /** Destination. */
   destination: string | null;
   /** Expected distance (km). */
@@ -159,6 +185,8 @@ export interface FleetReservationsRecord {
   state: 'draft' | 'pending' | 'approved' | 'in_progress' | 'done' | 'refused' | 'cancelled' | null;
   /** Person who approved or refused the request. Personal data. */
   approver: string | null;
+  /** Id of the approver (res.users): the key to join on, beside its name in `approver`. */
+  approver_id: number | null;
   /** When the request was approved. */
   approved_at: string | null;
   /** Reason given for a refusal. */
@@ -181,6 +209,8 @@ export interface FleetServicesRecord {
   description: string | null;
   /** Type of service. */
   service_type: string | null;
+  /** Id of the service type (fleet.service.type): the key to join on, beside its name in `service_type`. */
+  service_type_id: number | null;
   /** Preventive or curative service. */
   service_kind: 'preventive' | 'curative' | null;
   /** Cost of the service. */
@@ -189,18 +219,24 @@ export interface FleetServicesRecord {
   total_cost: number | null;
   /** Currency of the amounts. */
   currency: string | null;
+  /** Id of the currency (res.currency): the key to join on, beside its name in `currency`. */
+  currency_id: number | null;
   /** Odometer reading at the service (km). */
   odometer: number | null;
   /** Odometer reading at which the next service is due (km). */
   next_service_odometer: number | null;
   /** Vendor who performed the service. */
   vendor: string | null;
+  /** Id of the vendor (res.partner): the key to join on, beside its name in `vendor`. */
+  vendor_id: number | null;
   /** Vendor invoice reference. */
   invoice_ref: string | null;
   /** Stage of the service. */
   state: 'new' | 'running' | 'done' | 'cancelled' | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -219,6 +255,8 @@ export interface FleetTripsRecord {
   vehicle_id: number | null;
   /** Driver. Personal data. */
   driver: string | null;
+  /** Id of the driver (res.partner): the key to join on, beside its name in `driver`. */
+  driver_id: number | null;
   /** Date of the trip. */
   date: string | null;
   /** Departure time. */
@@ -237,8 +275,12 @@ export interface FleetTripsRecord {
   destination: string | null;
   /** Analytic account charged. */
   analytic_account: string | null;
+  /** Id of the analytic account (account.analytic.account): the key to join on, beside its name in `analytic_account`. */
+  analytic_account_id: number | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -251,10 +293,14 @@ export interface FleetVehiclesRecord {
   plate: string | null;
   /** Make and model. */
   model: string | null;
+  /** Id of the model (fleet.vehicle.model): the key to join on, beside its name in `model`. */
+  model_id: number | null;
   /** Vehicle identification number (chassis). */
   vin: string | null;
   /** Driver currently assigned. Personal data. */
   driver: string | null;
+  /** Id of the driver (res.partner): the key to join on, beside its name in `driver`. */
+  driver_id: number | null;
   /** Number of seats. */
   seats: number | null;
   /** Fuel or energy. */
@@ -263,6 +309,8 @@ export interface FleetVehiclesRecord {
   odometer: number | null;
   /** Vehicle lifecycle state (free value). */
   state: string | null;
+  /** Id of the state (fleet.vehicle.state): the key to join on, beside its name in `state`. */
+  state_id: number | null;
   /** Assignment state. */
   assignation_state: 'free' | 'assigned' | 'maintenance' | 'out_of_service' | 'sold' | null;
   /** Date of acquisition. */
@@ -279,6 +327,8 @@ export interface FleetVehiclesRecord {
   total_km_last_year: number | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }

@@ -9,16 +9,24 @@ export interface ItAssetsRecord {
   internal_ref: string | null;
   /** Hardware model. */
   product: string | null;
+  /** Id of the product (product.product): the key to join on, beside its name in `product`. */
+  product_id: number | null;
   /** Quantity on hand. */
   quantity: number | null;
   /** Stock location of the asset. */
   location: string | null;
+  /** Id of the location (stock.location): the key to join on, beside its name in `location`. */
+  location_id: number | null;
   /** Person holding the asset. Personal data. */
   holder: string | null;
+  /** Id of the holder (res.partner): the key to join on, beside its name in `holder`. */
+  holder_id: number | null;
   /** Lifecycle stage of the asset. */
   lifecycle: 'available' | 'assigned' | 'maintenance' | 'retired' | 'external' | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -33,10 +41,16 @@ export interface ItConsumableMovesRecord {
   ticket_number: string | null;
   /** Person who received the consumable. Personal data. */
   beneficiary: string | null;
+  /** Id of the beneficiary (res.partner): the key to join on, beside its name in `beneficiary`. */
+  beneficiary_id: number | null;
   /** Consumable issued. */
   product: string | null;
+  /** Id of the product (product.product): the key to join on, beside its name in `product`. */
+  product_id: number | null;
   /** Stock location the consumable was taken from. */
   location: string | null;
+  /** Id of the location (stock.location): the key to join on, beside its name in `location`. */
+  location_id: number | null;
   /** Quantity issued. */
   quantity: number | null;
   /** Quantity returned. */
@@ -49,6 +63,8 @@ export interface ItConsumableMovesRecord {
   date: string | null;
   /** Technician who handled the move. Personal data. */
   handled_by: string | null;
+  /** Id of the handled by (res.users): the key to join on, beside its name in `handled_by`. */
+  handled_by_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -63,18 +79,28 @@ export interface ItTicketsRecord {
   name: string | null;
   /** Request category (ticket type). */
   type: string | null;
+  /** Id of the type (it.ticket.type): the key to join on, beside its name in `type`. */
+  type_id: number | null;
   /** Current stage. */
   stage: string | null;
+  /** Id of the stage (it.ticket.stage): the key to join on, beside its name in `stage`. */
+  stage_id: number | null;
   /** The current stage is a closing stage. */
   is_closed: boolean;
   /** Support team in charge. */
   team: string | null;
+  /** Id of the team (it.ticket.team): the key to join on, beside its name in `team`. */
+  team_id: number | null;
   /** Assigned technicians. Personal data. */
   assignees: string[];
+  /** Ids of the assignees (res.users): the keys to join on, in the order of `assignees`. */
+  assignee_ids: number[];
   /** First assigned technician, or null (earlier listing). Personal data. */
   assignee: string | null;
   /** Person who raised the ticket. Personal data. */
   requester: string | null;
+  /** Id of the requester (res.partner): the key to join on, beside its name in `requester`. */
+  requester_id: number | null;
   /** Email address of the requester. Personal data. */
   requester_email: string | null;
   /** Priority: 0 low, 1 normal, 2 high, 3 critical. */
@@ -87,10 +113,14 @@ export interface ItTicketsRecord {
   closed_date: string | null;
   /** Category of the ticket (earlier listing). */
   category: string | null;
+  /** Id of the category (it.ticket.category): the key to join on, beside its name in `category`. */
+  category_id: number | null;
   /** Hierarchical validation status, if the request requires one (earlier listing). */
   validation_state: 'none' | 'to_validate' | 'validated' | 'rejected' | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }

@@ -17,6 +17,8 @@ export interface PurchaseOrderLinesRecord {
   quantity: number | null;
   /** Unit of measure of the quantity. */
   uom: string | null;
+  /** Id of the uom (uom.uom): the key to join on, beside its name in `uom`. */
+  uom_id: number | null;
   /** Unit price. */
   price_unit: number | null;
   /** Line amount excluding tax. */
@@ -25,6 +27,8 @@ export interface PurchaseOrderLinesRecord {
   price_total: number | null;
   /** Currency of the amounts. */
   currency: string | null;
+  /** Id of the currency (res.currency): the key to join on, beside its name in `currency`. */
+  currency_id: number | null;
   /** Quantity received. */
   qty_received: number | null;
   /** Quantity billed by the vendor. */
@@ -59,6 +63,8 @@ export interface PurchaseOrdersRecord {
   budget_line: string | null;
   /** Requesting department. */
   department: string | null;
+  /** Id of the department (hr.department): the key to join on, beside its name in `department`. */
+  department_id: number | null;
   /** Delivery conditions agreed with the vendor. */
   delivery_condition: string | null;
   /** Originating document. */
@@ -75,12 +81,16 @@ export interface PurchaseOrdersRecord {
   amount_total: number | null;
   /** Currency of the amounts. */
   currency: string | null;
+  /** Id of the currency (res.currency): the key to join on, beside its name in `currency`. */
+  currency_id: number | null;
   /** State of the order (org_tribu = awaiting tribe validation). */
   state: 'draft' | 'sent' | 'org_tribu' | 'to approve' | 'purchase' | 'cancel' | null;
   /** Billing status. */
   invoice_status: 'no' | 'to invoice' | 'invoiced' | null;
   /** Buyer in charge of the order. Personal data. */
   buyer: string | null;
+  /** Id of the buyer (res.users): the key to join on, beside its name in `buyer`. */
+  buyer_id: number | null;
   /** Person who entered the order. Personal data. */
   author: string | null;
   /** Identifier of the person who entered the order (user). */
@@ -89,6 +99,8 @@ export interface PurchaseOrdersRecord {
   created_at: string | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }

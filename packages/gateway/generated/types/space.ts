@@ -35,6 +35,8 @@ export interface SpaceEquipmentsRecord {
   code: string | null;
   /** Category of the equipment. */
   category: string | null;
+  /** Id of the category (space.category): the key to join on, beside its name in `category`. */
+  category_id: number | null;
   /** Description of the equipment. */
   description: string | null;
   /** Link to the record in the ERP interface. */
@@ -61,14 +63,20 @@ export interface SpaceMaintenancesRecord {
   category: 'preventive' | 'curative' | 'cleaning' | 'other' | null;
   /** Internal technician. Personal data. */
   technician: string | null;
+  /** Id of the technician (res.users): the key to join on, beside its name in `technician`. */
+  technician_id: number | null;
   /** External technician or contractor. Personal data. */
   external_technician: string | null;
+  /** Id of the external technician (res.partner): the key to join on, beside its name in `external_technician`. */
+  external_technician_id: number | null;
   /** Prevents any reservation on the slot. */
   blocks_reservations: boolean;
   /** Progress of the maintenance checklist (percent). */
   check_progress: number | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -85,6 +93,8 @@ export interface SpaceReservationsRecord {
   space_id: number | null;
   /** Activity planned in the space. */
   activity: string | null;
+  /** Id of the activity (space.activity): the key to join on, beside its name in `activity`. */
+  activity_id: number | null;
   /** Start of the reservation. */
   start: string | null;
   /** End of the reservation. */
@@ -97,12 +107,16 @@ export interface SpaceReservationsRecord {
   attendees_actual: number | null;
   /** Person who requested the reservation. Personal data. */
   requester: string | null;
+  /** Id of the requester (res.partner): the key to join on, beside its name in `requester`. */
+  requester_id: number | null;
   /** Origin of the request (internal or public). */
   origin: 'internal' | 'public' | null;
   /** State of the reservation. */
   state: 'pending' | 'approved' | 'refused' | 'cancelled' | 'done' | null;
   /** User who approved or refused the reservation. Personal data. */
   approver: string | null;
+  /** Id of the approver (res.users): the key to join on, beside its name in `approver`. */
+  approver_id: number | null;
   /** Date and time of the approval. */
   approved_at: string | null;
   /** Reason given for a refusal. */
@@ -115,6 +129,8 @@ export interface SpaceReservationsRecord {
   check_out_at: string | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -135,6 +151,8 @@ export interface SpaceSitesRecord {
   address: string | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -165,8 +183,12 @@ export interface SpaceSpacesRecord {
   hourly_price: number | null;
   /** Currency of the hourly price. */
   currency: string | null;
+  /** Id of the currency (res.currency): the key to join on, beside its name in `currency`. */
+  currency_id: number | null;
   /** Names of the categories of the space. */
   categories: string[];
+  /** Ids of the categories (space.category): the keys to join on, in the order of `categories`. */
+  categorie_ids: number[];
   /** Visibility of the space for bookings. */
   public_visibility: 'private' | 'internal' | 'public' | null;
   /** Reservations need an approval. */
@@ -179,6 +201,8 @@ export interface SpaceSpacesRecord {
   cancel_deadline_hours: number | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }

@@ -13,18 +13,28 @@ export interface SprintBlockersRecord {
   subject_id: number | null;
   /** Sprint during which the blocker was raised. */
   sprint: string | null;
+  /** Id of the sprint (sprint.sprint): the key to join on, beside its name in `sprint`. */
+  sprint_id: number | null;
   /** Squad that is blocked. */
   squad: string | null;
+  /** Id of the squad (sprint.squad): the key to join on, beside its name in `squad`. */
+  squad_id: number | null;
   /** Person in charge of following the blocker. Personal data. */
   owner: string | null;
+  /** Id of the owner (res.users): the key to join on, beside its name in `owner`. */
+  owner_id: number | null;
   /** Who can lift the blocker (person or body; free text). Personal data. */
   unblocker: string | null;
   /** Person to notify to lift the blocker. Personal data. */
   unblocker_user: string | null;
+  /** Id of the unblocker user (res.users): the key to join on, beside its name in `unblocker_user`. */
+  unblocker_user_id: number | null;
   /** Where the blocker comes from. */
   origin: 'member' | 'feedback' | 'no_feedback' | null;
   /** Person who reported the blocker. Personal data. */
   reported_by: string | null;
+  /** Id of the reported by (res.users): the key to join on, beside its name in `reported_by`. */
+  reported_by_id: number | null;
   /** Blocked since. */
   date_start: string | null;
   /** Date the blocker was lifted (null while open). */
@@ -75,8 +85,12 @@ export interface SprintEngagementsRecord {
   expected_proof: string | null;
   /** Sprint in which the engagement was taken. */
   sprint: string | null;
+  /** Id of the sprint (sprint.sprint): the key to join on, beside its name in `sprint`. */
+  sprint_id: number | null;
   /** Subjects serving the engagement. */
   subjects: string[];
+  /** Ids of the subjects (sprint.subject): the keys to join on, in the order of `subjects`. */
+  subject_ids: number[];
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -101,8 +115,12 @@ export interface SprintKeyResultsRecord {
   objective_id: number | null;
   /** Squad carrying the key result. */
   squad: string | null;
+  /** Id of the squad (sprint.squad): the key to join on, beside its name in `squad`. */
+  squad_id: number | null;
   /** Measures of the key result. */
   measures: string[];
+  /** Ids of the measures (sprint.measure): the keys to join on, in the order of `measures`. */
+  measure_ids: number[];
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -121,6 +139,8 @@ export interface SprintMeasureReadingsRecord {
   key_result_id: number | null;
   /** Squad of the key result. */
   squad: string | null;
+  /** Id of the squad (sprint.squad): the key to join on, beside its name in `squad`. */
+  squad_id: number | null;
   /** Date of the reading. */
   date: string | null;
   /** Value read. */
@@ -131,6 +151,8 @@ export interface SprintMeasureReadingsRecord {
   note: string | null;
   /** Person who recorded the reading. Personal data. */
   read_by: string | null;
+  /** Id of the read by (res.users): the key to join on, beside its name in `read_by`. */
+  read_by_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -149,6 +171,8 @@ export interface SprintMeasuresRecord {
   key_result_id: number | null;
   /** Squad carrying the key result. */
   squad: string | null;
+  /** Id of the squad (sprint.squad): the key to join on, beside its name in `squad`. */
+  squad_id: number | null;
   /** Value at the start of the exercice. */
   start_value: number | null;
   /** Value expected at the milestone. */

@@ -9,12 +9,20 @@ export interface StockPickingsRecord {
   origin: string | null;
   /** Operation type (receipt, delivery, internal transfer). */
   picking_type: string | null;
+  /** Id of the picking type (stock.picking.type): the key to join on, beside its name in `picking_type`. */
+  picking_type_id: number | null;
   /** Contact (vendor or recipient). Personal data. */
   partner: string | null;
+  /** Id of the partner (res.partner): the key to join on, beside its name in `partner`. */
+  partner_id: number | null;
   /** Location the goods leave. */
   source_location: string | null;
+  /** Id of the source location (stock.location): the key to join on, beside its name in `source_location`. */
+  source_location_id: number | null;
   /** Location the goods reach. */
   destination_location: string | null;
+  /** Id of the destination location (stock.location): the key to join on, beside its name in `destination_location`. */
+  destination_location_id: number | null;
   /** Scheduled date of the transfer. */
   scheduled_date: string | null;
   /** Date the transfer was done. */
@@ -25,6 +33,8 @@ export interface StockPickingsRecord {
   state: 'draft' | 'waiting' | 'confirmed' | 'assigned' | 'done' | 'cancel' | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }

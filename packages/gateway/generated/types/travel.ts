@@ -9,18 +9,26 @@ export interface TravelPerdiemRatesRecord {
   country_id: number | null;
   /** Destination city the rate applies to (null: whole country). */
   city: string | null;
+  /** Id of the city (res.city): the key to join on, beside its name in `city`. */
+  city_id: number | null;
   /** Daily allowance amount. */
   daily_rate: number | null;
   /** Currency of the daily rate. */
   currency: string | null;
+  /** Id of the currency (res.currency): the key to join on, beside its name in `currency`. */
+  currency_id: number | null;
   /** Duration tiers exist for this rate. */
   has_tiers: boolean;
   /** Environment (site or programme area) the rate belongs to. */
   environment: string | null;
+  /** Id of the environment (ops.environment): the key to join on, beside its name in `environment`. */
+  environment_id: number | null;
   /** Free note. */
   note: string | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -41,12 +49,18 @@ export interface TravelPerdiemRequestsRecord {
   trip_reference: string | null;
   /** User travelling. Personal data. */
   traveler: string | null;
+  /** Id of the traveler (res.users): the key to join on, beside its name in `traveler`. */
+  traveler_id: number | null;
   /** Purpose of the mission. */
   mission_object: string | null;
   /** Destination country. */
   country: string | null;
+  /** Id of the country (res.country): the key to join on, beside its name in `country`. */
+  country_id: number | null;
   /** Destination city. */
   city: string | null;
+  /** Id of the city (res.city): the key to join on, beside its name in `city`. */
+  city_id: number | null;
   /** First day of the mission. */
   date_start: string | null;
   /** Last day of the mission. */
@@ -73,6 +87,8 @@ export interface TravelPerdiemRequestsRecord {
   financing_type: 'org' | 'partner' | 'mixed' | null;
   /** Co-financing partner. */
   partner: string | null;
+  /** Id of the partner (res.partner): the key to join on, beside its name in `partner`. */
+  partner_id: number | null;
   /** Share financed by the partner (percent). */
   partner_share_pct: number | null;
   /** Amount borne by the organisation. */
@@ -81,10 +97,16 @@ export interface TravelPerdiemRequestsRecord {
   amount_partner: number | null;
   /** Currency of the amounts. */
   currency: string | null;
+  /** Id of the currency (res.currency): the key to join on, beside its name in `currency`. */
+  currency_id: number | null;
   /** Environment (site or programme area) charged. */
   environment: string | null;
+  /** Id of the environment (ops.environment): the key to join on, beside its name in `environment`. */
+  environment_id: number | null;
   /** User who validates the request. Personal data. */
   validator: string | null;
+  /** Id of the validator (res.users): the key to join on, beside its name in `validator`. */
+  validator_id: number | null;
   /** When the request was submitted. */
   submit_date: string | null;
   /** When the request was approved. */
@@ -93,6 +115,8 @@ export interface TravelPerdiemRequestsRecord {
   reject_date: string | null;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
@@ -111,6 +135,8 @@ export interface TravelTripExpensesRecord {
   cost: number | null;
   /** Currency of the cost. */
   currency: string | null;
+  /** Id of the currency (res.currency): the key to join on, beside its name in `currency`. */
+  currency_id: number | null;
   /** Free notes. */
   notes: string | null;
   /** Link to the record in the ERP interface. */
@@ -133,12 +159,20 @@ export interface TravelTripStagesRecord {
   is_return_leg: boolean;
   /** City of departure. */
   city_from: string | null;
+  /** Id of the city from (res.city): the key to join on, beside its name in `city_from`. */
+  city_from_id: number | null;
   /** Country of departure. */
   country_from: string | null;
+  /** Id of the country from (res.country): the key to join on, beside its name in `country_from`. */
+  country_from_id: number | null;
   /** City of arrival. */
   city_to: string | null;
+  /** Id of the city to (res.city): the key to join on, beside its name in `city_to`. */
+  city_to_id: number | null;
   /** Country of arrival. */
   country_to: string | null;
+  /** Id of the country to (res.country): the key to join on, beside its name in `country_to`. */
+  country_to_id: number | null;
   /** First day of the stage. */
   date_from: string | null;
   /** Last day of the stage. */
@@ -177,22 +211,34 @@ export interface TravelTripsRecord {
   state: 'draft' | 'pending' | 'planned' | 'in_progress' | 'done' | 'cancelled' | null;
   /** User travelling. Personal data. */
   traveler: string | null;
+  /** Id of the traveler (res.users): the key to join on, beside its name in `traveler`. */
+  traveler_id: number | null;
   /** Full name of the traveller. Personal data. */
   traveler_name: string | null;
   /** Email address of the traveller. Personal data. */
   traveler_email: string | null;
   /** Kind of mission. */
   trip_type: string | null;
+  /** Id of the trip type (travel.trip.type): the key to join on, beside its name in `trip_type`. */
+  trip_type_id: number | null;
   /** Description of the mission. */
   description: string | null;
   /** City of departure. */
   city_departure: string | null;
+  /** Id of the city departure (res.city): the key to join on, beside its name in `city_departure`. */
+  city_departure_id: number | null;
   /** Country of departure. */
   country_departure: string | null;
+  /** Id of the country departure (res.country): the key to join on, beside its name in `country_departure`. */
+  country_departure_id: number | null;
   /** Destination city. */
   city_destination: string | null;
+  /** Id of the city destination (res.city): the key to join on, beside its name in `city_destination`. */
+  city_destination_id: number | null;
   /** Destination country. */
   country_destination: string | null;
+  /** Id of the country destination (res.country): the key to join on, beside its name in `country_destination`. */
+  country_destination_id: number | null;
   /** Date the trip was submitted. */
   date_submission: string | null;
   /** First day of the trip. */
@@ -211,12 +257,16 @@ export interface TravelTripsRecord {
   insurance_premium: number | null;
   /** Currency of the amounts. */
   currency: string | null;
+  /** Id of the currency (res.currency): the key to join on, beside its name in `currency`. */
+  currency_id: number | null;
   /** The traveller is entitled to per diems on this trip. */
   has_per_diem: boolean;
   /** One of the stages is a return leg. */
   has_return_stage: boolean;
   /** Owning company. */
   company: string | null;
+  /** Id of the company (res.company): the key to join on, beside its name in `company`. */
+  company_id: number | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
 }

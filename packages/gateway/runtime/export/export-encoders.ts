@@ -1,5 +1,5 @@
 /**
- * @module How an export writes records: CSV (RFC 4180) or NDJSON, a page at a time. The CSV text is
+ * @module How an export writes records: CSV (RFC 4180), NDJSON or Parquet (parquet-encoder.ts), a page at a time. The CSV text is
  * csv-stringify's: quoting, doubled quotes and line breaks inside fields are the part of RFC 4180
  * that is easy to get wrong by hand.
  *
@@ -16,41 +16,53 @@
  * stays a number. `csv_formulas=raw` writes every text as it is, for loaders that are not spreadsheets.
  * With the change feed, each row also says `_removed`: a record that left the resource comes as its
  * id alone with `_removed` true.
+ *
+ * Excel (`csv_dialect=excel`): Excel reads a CSV without a byte-order mark in the machine's legacy
+ * code page (an `é` becomes `Ã©`), and keeps an ISO 8601 date-time with its `T` and `Z` as text. So
+ * the file begins with the UTF-8 BOM, date-times are written `2026-01-05 14:30:00` (UTC, as every
+ * date-time of the API) and booleans `TRUE`/`FALSE`, which Excel reads as dates and booleans in any
+ * language. `excel-semicolon` is the same for the locales whose list separator is `;` and decimal
+ * separator `,` (French, German, Spanish...): Excel opening a comma-separated file there puts each
+ * row in one cell, and reads `12.5` as text or a date.
  */
 import { stringify } from 'csv-stringify/sync';
 import type { ChangeEntry } from '../changes/change-feed';
 import type { CsvFormulas } from '../query/parse-query';
 import type { FieldSpec } from '../resource-spec';
-import { EXPORT_FORMATS, type ExportFormat } from '../route-kinds';
+import { EXPORT_FORMATS, type CsvDialect, type ExportFormat } from '../route-kinds';
+import type { ExportEncoder } from './export-encoder';
+import { parquetEncoder } from './parquet-encoder';
 
-export interface ExportEncoder {
-  readonly contentType: string;
-  readonly extension: string;
-  /** What comes before the first record (the CSV header row). */
-  head(): string;
-  encode(entries: readonly ChangeEntry[]): string;
+/** How a CSV export is written: `csv_formulas` and `csv_dialect`. */
+export interface CsvOptions {
+  readonly formulas: CsvFormulas;
+  readonly dialect: CsvDialect;
 }
 
 /** The column a change-feed export adds. */
 const REMOVED = '_removed';
 
-type EncoderMaker = (fields: readonly FieldSpec[], changeFeed: boolean, formulas: CsvFormulas) => ExportEncoder;
-
 /** An encoder for each format route-kinds.ts declares (EXPORT_FORMATS): a format without one fails the type check. */
-const ENCODERS: { readonly [F in ExportFormat]: EncoderMaker } = {
+const ENCODERS: Readonly<Record<ExportFormat, (fields: readonly FieldSpec[], changeFeed: boolean, csv: CsvOptions) => ExportEncoder>> = {
   csv: csvEncoder,
   ndjson: (_fields, changeFeed) => ndjsonEncoder(changeFeed),
+  parquet: (fields, changeFeed) => parquetEncoder(fields, changeFeed),
 };
 
-export function encoderFor(format: ExportFormat, fields: readonly FieldSpec[], changeFeed: boolean, formulas: CsvFormulas): ExportEncoder {
-  return ENCODERS[format](fields, changeFeed, formulas);
+export function encoderFor(format: ExportFormat, fields: readonly FieldSpec[], changeFeed: boolean, csv: CsvOptions): ExportEncoder {
+  return ENCODERS[format](fields, changeFeed, csv);
 }
 
-function csvEncoder(fields: readonly FieldSpec[], changeFeed: boolean, formulas: CsvFormulas): ExportEncoder {
+const UTF8_BOM = '\uFEFF';
+
+function csvEncoder(fields: readonly FieldSpec[], changeFeed: boolean, { formulas, dialect }: CsvOptions): ExportEncoder {
   const columns = fields.map((field) => field.name);
   if (changeFeed) columns.push(REMOVED);
+  const excel = dialect !== 'rfc4180';
+  const decimalComma = dialect === 'excel-semicolon';
   const options = {
     columns,
+    delimiter: decimalComma ? ';' : ',',
     record_delimiter: 'windows',
     // With a record delimiter given, csv-stringify quotes only values holding that delimiter unless
     // told: a bare LF or CR inside a text must be quoted too (RFC 4180), or loaders split the row.
@@ -59,21 +71,33 @@ function csvEncoder(fields: readonly FieldSpec[], changeFeed: boolean, formulas:
     quoted_match: /^$/,
     escape_formulas: formulas === 'escaped',
     cast: {
-      boolean: (value: boolean) => (value ? 'true' : 'false'),
+      boolean: excel ? (value: boolean) => (value ? 'TRUE' : 'FALSE') : (value: boolean) => (value ? 'true' : 'false'),
+      // Integers have no decimal point: only fractional numbers change.
+      ...(decimalComma ? { number: (value: number) => String(value).replace('.', ',') } : {}),
       // Arrays (the only objects a record holds) as JSON text, which any loader can parse back.
       object: (value: object) => JSON.stringify(value),
     },
   } as const;
+  const dateTimes = excel ? fields.filter((field) => field.format === 'date-time').map((field) => field.name) : [];
   const row = (entry: ChangeEntry): Record<string, unknown> => {
-    if (!changeFeed) return entry.record as Record<string, unknown>;
-    return entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true };
+    let record = (changeFeed ? (entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true }) : entry.record) as Record<string, unknown>;
+    if (dateTimes.length && entry.record) {
+      record = changeFeed ? record : { ...record };
+      for (const name of dateTimes) record[name] = excelDateTime(record[name]);
+    }
+    return record;
   };
   return {
     contentType: `${EXPORT_FORMATS.csv.mediaType}; charset=utf-8; header=present`,
     extension: EXPORT_FORMATS.csv.extension,
-    head: () => stringify([], { ...options, header: true }),
+    head: () => (excel ? UTF8_BOM : '') + stringify([], { ...options, header: true }),
     encode: (entries) => (entries.length ? stringify(entries.map(row), options) : ''),
   };
+}
+
+/** `2026-01-05T14:30:00Z` as Excel reads a date-time: `2026-01-05 14:30:00` (still UTC). */
+function excelDateTime(value: unknown): unknown {
+  return typeof value === 'string' ? value.replace('T', ' ').replace(/Z$/, '') : value;
 }
 
 function ndjsonEncoder(changeFeed: boolean): ExportEncoder {

@@ -5,9 +5,9 @@
  * COMPRESSION=off behind a proxy that compresses. Every answer that could be compressed says
  * `Vary: Accept-Encoding`, whichever coding it went out in.
  *
- * Built on node:zlib rather than the `compression` middleware: every body the gateway writes is
- * whole before it is sent (a data page must be, for its ETag), so there is nothing to stream, and
- * the middleware's wrapping of `res.write`/`res.end` (and its 16 KB chunks through a zlib stream)
+ * Built on node:zlib rather than the `compression` middleware: every body the gateway writes but an
+ * export is whole before it is sent (a data page must be, for its ETag), so there is nothing to
+ * stream, and the middleware's wrapping of `res.write`/`res.end` (and its 16 KB chunks through a zlib stream)
  * is work for nothing. zlib's one-shot functions run on libuv's thread pool, not on the event loop,
  * in one job (the output buffer holds the whole answer; zlib's default 16 KB would make one job per
  * 16 KB). A data answer is compressed at a fast setting: gzip level 3 and brotli quality 3, the knee
@@ -19,6 +19,9 @@
  * CPU (1.2 against 0.6 ms in `make bench`), so data answers prefer gzip; a document, compressed once,
  * prefers brotli (openapi.json: 20 KB against 27 KB).
  *
+ * An export is the one answer made as it is written: it goes through a zlib stream
+ * (`compressingStream`) at the same fast setting.
+ *
  * A compressed answer is another representation of the resource (RFC 9110 §8.8.3): its ETag is the
  * body's tag with the coding appended (`"…-br"`), so a cache never takes one for the other, and an
  * `If-None-Match` holding it is answered 304 as the identity one is.
@@ -26,7 +29,7 @@
 import Negotiator from 'negotiator';
 import type { Request, Response } from 'express';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, constants, createBrotliCompress, createGzip, gzip, type BrotliCompress, type Gzip } from 'node:zlib';
 
 export type Coding = 'br' | 'gzip' | 'identity';
 
@@ -81,4 +84,21 @@ export function compress(body: Buffer, coding: Exclude<Coding, 'identity'>, effo
 /** The ETag of the representation in `coding`: the body's tag, with the coding inside the quotes. */
 export function taggedFor(etag: string, coding: Coding): string {
   return coding === 'identity' ? etag : `${etag.slice(0, -1)}-${coding}"`;
+}
+
+/**
+ * A compressing stream for an answer written as it is made (an export): the fast setting of data
+ * answers. Brotli's window is cut to 1 MiB (its default at this quality is 4 MiB) to keep each stream's
+ * memory small; measured in BENCHMARKS.md ("Compressed exports").
+ */
+export function compressingStream(coding: Exclude<Coding, 'identity'>): Gzip | BrotliCompress {
+  if (coding === 'br')
+    return createBrotliCompress({
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: LEVELS.fast.br,
+        [constants.BROTLI_PARAM_LGWIN]: 20,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    });
+  return createGzip({ level: LEVELS.fast.gzip });
 }

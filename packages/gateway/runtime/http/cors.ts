@@ -26,7 +26,7 @@ export function cors(origins: readonly string[], mcpPath: string): RequestHandle
     // A page's script may read the request id (to quote it in a support request), the timings, an export's file name, where a change-feed export stops and which nulls stand for a missing right.
     res.setHeader(
       'Access-Control-Expose-Headers',
-      'Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id, X-Unreadable-Fields',
+      'Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id, X-Total-Count, X-Unreadable-Fields',
     );
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
       const allows = req.path === mcpPath ? PREFLIGHT.mcp : PREFLIGHT.data;

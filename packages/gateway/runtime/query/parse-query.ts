@@ -7,6 +7,7 @@
 import type Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { badRequest, invalidValue } from '../errors';
+import type { CsvDialect } from '../route-kinds';
 import type { FieldSpec, FilterSpec, ResourceSpec } from '../resource-spec';
 import { type ExportFormat, ROUTE_KIND_ORDER, type RouteKind } from '../route-kinds';
 import { parseChangedSince, type ChangeCursor } from './changed-since';
@@ -34,6 +35,8 @@ export interface ListQuery {
   readonly changes?: ChangeCursor;
   /** `csv_formulas` (CSV exports only): texts a spreadsheet would compute written with a `'` in front (`escaped`), or as they are. */
   readonly csvFormulas: CsvFormulas;
+  /** `csv_dialect` (CSV exports only): RFC 4180 for loaders, or what Excel opens as it should. */
+  readonly csvDialect: CsvDialect;
 }
 
 export type CsvFormulas = 'escaped' | 'raw';
@@ -125,6 +128,7 @@ export class QueryParser {
     const deprecated: string[] = [];
     if (query['csv_formulas'] !== undefined && format !== 'csv')
       throw badRequest('csv_formulas applies to CSV exports only (format=csv, or Accept: text/csv): other answers never hold formulas.');
+    if (query['csv_dialect'] !== undefined && format !== 'csv') throw badRequest('csv_dialect applies to CSV exports only (format=csv, or Accept: text/csv).');
     const changes = query['changed_since'] === undefined ? undefined : parseChangedSince(query['changed_since'] as string);
     if (changes) {
       const refused = ['order', 'offset', 'since_id'].filter((name) => query[name] !== undefined);
@@ -159,6 +163,7 @@ export class QueryParser {
       deprecated,
       ...(changes ? { changes } : {}),
       csvFormulas: query['csv_formulas'] === 'raw' ? 'raw' : 'escaped',
+      csvDialect: (query['csv_dialect'] as CsvDialect | undefined) ?? 'rfc4180',
     };
   }
 
