@@ -210,3 +210,41 @@ export function localToUtc(t: Naive, tz: string): Naive {
   epoch = wall - offsetAt(epoch, tz);
   return fromDate(new Date(epoch));
 }
+
+/**
+ * A local wall-clock time of `tz` as UTC the way pytz's `localize(dt)` places it (`is_dst=False`):
+ * on a wall time that occurs twice, or not at all, the offset of standard time (the smaller one).
+ */
+export function localToUtcPytz(t: Naive, tz: string): Naive {
+  if (tz === 'UTC') return t;
+  const wall = toEpoch(t);
+  const offsets = new Set([offsetAt(wall - 86_400_000, tz), offsetAt(wall + 86_400_000, tz), offsetAt(wall, tz)]);
+  const valid = [...offsets].filter((offset) => offsetAt(wall - offset, tz) === offset);
+  const standard = Math.min(...(valid.length ? valid : offsets));
+  return fromDate(new Date(wall - standard));
+}
+
+/** Time zone names as pytz spells them: Intl also takes `utc` or `europe/paris`, pytz does not. */
+export function isPytzZone(tz: string): boolean {
+  return /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z][A-Za-z0-9_+-]*)*$/.test(tz) && isKnownZone(tz);
+}
+
+const QUARTER_HOUR_MS = 900_000;
+
+/**
+ * `timezone(tz, timezone('UTC', value))`: a stored UTC datetime as the wall-clock time of `tz`.
+ * Offsets are looked up once per quarter of an hour (every time zone changes its offset on one),
+ * so a large grouped read stays fast.
+ */
+export function utcToLocalText(value: string, tz: string, cache: Map<number, number>): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})/.exec(value);
+  if (!m) return value;
+  const epoch = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+  const slot = Math.floor(epoch / QUARTER_HOUR_MS);
+  let offset = cache.get(slot);
+  if (offset === undefined) {
+    offset = offsetAt(slot * QUARTER_HOUR_MS, tz);
+    cache.set(slot, offset);
+  }
+  return formatDatetime(fromDate(new Date(epoch + offset)));
+}
