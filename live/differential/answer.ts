@@ -53,7 +53,7 @@ export type Answer =
  * and the caret under it) is Odoo's SQL text, which the sandbox does not write: left out on both
  * sides, like traceback frames; the error's first line and its HINT are compared.
  */
-export function withoutSqlQuote(text: string): string {
+function withoutSqlQuote(text: string): string {
   return text.replace(/^LINE \d+: .*\n *\^ *\n/m, '');
 }
 

@@ -39,7 +39,7 @@ function groupable(model: CommonModel, field: FieldInfo): boolean {
  * A projection keeping the order of the groups but not the order within a run of groups whose
  * `key` is equal (ties of the order asked, which PostgreSQL returns in any order).
  */
-export function tiesBy(key: (group: Group) => string): (value: unknown) => unknown {
+function tiesBy(key: (group: Group) => string): (value: unknown) => unknown {
   return (value) => {
     if (!Array.isArray(value)) return value;
     const out: unknown[] = [];
@@ -189,6 +189,12 @@ function modelGroupCalls(model: CommonModel, input: SeriesInput, add: Add): void
       formattedGroup([`${field.name}:quarter`, selection.name], { limit: 5 });
     }
   }
+  // A many2many: a record counts in the group of each of its values (and in none without any).
+  const many2many = model.fields.find((f) => f.type === 'many2many' && f.relationTable !== undefined && model.live[f.name]?.store !== false);
+  if (many2many) {
+    readGroup([many2many.name], {}, { project: tiesBy((g) => canonical(g[many2many.name])) });
+    formattedGroup([many2many.name]);
+  }
   if (many2one && selection) {
     readGroup([many2one.name, selection.name], { lazy: false, orderby: `${many2one.name} desc, ${selection.name}` });
     formattedGroup([many2one.name, selection.name], { order: `${many2one.name}, ${selection.name} desc` });
@@ -232,6 +238,13 @@ function groupErrorCalls(input: SeriesInput, add: Add): void {
   readGroup({ fields: [`${computed}:sum`] });
   readGroup({ fields: [computed, 'display_name', char] });
   readGroup({ fields: [''] });
+  if (many2one) {
+    // Arrays of values in id order, NULL ones as null (19: distinct and sorted, records as ids).
+    const records = [...(input.snapshot.get(name)?.values() ?? [])];
+    const sparse = model.fields.find((f) => f.type === 'char' && groupable(model, f) && records.some((r) => r[f.name] === false))?.name ?? char;
+    readGroup({ fields: [`ids:array_agg(${many2one})`, `refs:array_agg(${sparse})`] });
+    formattedGroup({ aggregates: [`${many2one}:array_agg`, `${many2one}:recordset`, `${many2one}:array_agg_distinct`, `${sparse}:array_agg`] });
+  }
   readGroup({ orderby: 'no_such_field desc' });
   readGroup({ orderby: `${selection};` });
   readGroup({ orderby: `${selection} asc desc` });
@@ -248,6 +261,8 @@ function groupErrorCalls(input: SeriesInput, add: Add): void {
   formattedGroup({ aggregates: [`${number}:sum_currency`] });
   formattedGroup({ having: [['__count', 'like', 1]] });
   formattedGroup({ having: [['__count', '>', 1]] });
+  formattedGroup({ having: ['|', ['__count', '>', 3], '!', [`${number}:sum`, '<', 10000]] });
+  formattedGroup({ having: [['__count', 'in', [1, 4]]] });
   formattedGroup({ order: `${number}:sum desc, no_such_field` });
   formattedGroup({ groupby: [`${date}:day`], order: `${date}:day desc`, limit: 2 });
   formattedGroup({ groupby: [`${date}:day`], context: { fill_temporal: false } });

@@ -9,9 +9,6 @@ import { pyTuple } from './python';
 
 export type DomainList = readonly unknown[];
 
-/** A leaf `[field, operator, value]` as the caller gives it or as Odoo builds it (a tuple). */
-export type Leaf = readonly [string, string, unknown];
-
 // ---------------------------------------------------------------- 17 / 18
 
 const TRUE_LEAF = [1, '=', 1] as const;
@@ -23,7 +20,7 @@ function isLeafToken(token: unknown): token is readonly unknown[] {
 }
 
 /** `normalize_domain`: the implicit `&`s made explicit, `any` subdomains normalized too. */
-export function normalizeDomain17(domain: DomainList): unknown[] {
+function normalizeDomain17(domain: DomainList): unknown[] {
   if (!domain.length) return [[...TRUE_LEAF]];
   const result: unknown[] = [];
   let expected = 1;

@@ -83,7 +83,7 @@ export function weekNumber(t: Naive): [number, number] {
 }
 
 /** The start of the bucket after `start` (`value + READ_GROUP_TIME_GRANULARITY[granularity]`). */
-export function nextBucket(start: Naive, granularity: TimeGranularity): Naive {
+function nextBucket(start: Naive, granularity: TimeGranularity): Naive {
   switch (granularity) {
     case 'hour':
       return fromDate(new Date(Date.UTC(start.y, start.mo - 1, start.d, start.h + 1, start.mi, start.s)));

@@ -448,5 +448,3 @@ function formatGroups(
   });
   return result;
 }
-
-export type { OdooVersion };

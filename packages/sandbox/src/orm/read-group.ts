@@ -21,9 +21,10 @@ import { valueError } from './errors';
 import { isSortable } from './field-flags';
 import { NUMBER_GRANULARITIES, TIME_GRANULARITIES, WEEK_START_OFFSET_DAYS, type NumberGranularity, type TimeGranularity } from './group-labels';
 import { compileOrder, orderTerms } from './order';
+import { formatEpoch, offsetStretches, parseEpoch } from './temporal';
 import { pyRepr } from './python';
 import { modelOrder, type FieldInfo, type ModelInfo, type Registry } from './registry';
-import { FALSE_SQL, join, list, param, raw, sql } from './sql';
+import { FALSE_SQL, join, param, raw, sql } from './sql';
 import { OdooException, type OdooVersion } from './types';
 import { ormTraits } from './version-traits';
 
@@ -61,8 +62,6 @@ export interface GroupbyInfo {
 
 /** `_read_group`'s rows: the groupby values then the aggregate values, as tuples. */
 export type GroupRow = unknown[];
-
-export const AGGREGATE_FUNCTIONS_17 = ['sum', 'avg', 'max', 'min', 'bool_and', 'bool_or', 'array_agg', 'recordset', 'count', 'count_distinct'] as const;
 
 /** Odoo's error of a groupby or aggregate spec that its grammar refuses. */
 function invalidSpec(spec: string): OdooException {
@@ -180,8 +179,11 @@ interface AggregateTerm {
   readonly failure?: OdooException;
 }
 
+/** Beyond this many offset changes over a column's range, the registered function converts it. */
+const MAX_OFFSET_STRETCHES = 200;
+
 /** The SQL functions registered on the store (`registerGroupFunctions`). */
-export const UTC_TO_LOCAL_FUNCTION = 'odoo_utc_to_local';
+const UTC_TO_LOCAL_FUNCTION = 'odoo_utc_to_local';
 
 class GroupCompiler {
   readonly joins: string[] = [];
@@ -237,7 +239,7 @@ class GroupCompiler {
     }
     let expr = this.fieldSql(field, model, alias);
     if (field.type === 'datetime' && this.ctx.contextTz && this.ctx.contextTz !== 'UTC') {
-      expr = sql`${raw(UTC_TO_LOCAL_FUNCTION)}(${expr}, ${param(this.ctx.contextTz)})`;
+      expr = this.toLocal(expr, model, field, this.ctx.contextTz);
     }
     if (temporal) {
       if (granularity === undefined) throw valueError(`Granularity not set on a date(time) field: ${pyRepr(spec)}`);
@@ -251,6 +253,26 @@ class GroupCompiler {
     if (field.type === 'boolean') return { spec: fullSpec, field, kind: 'value', expr: sql`COALESCE(${expr}, 0)`, nullable: false };
     const record = field.type === 'many2one' || field.name === 'id';
     return { spec: fullSpec, field, kind: record ? 'record' : 'value', expr, nullable: field.name !== 'id' };
+  }
+
+  /**
+   * `timezone(tz, timezone('UTC', col))`: the column's UTC datetimes as wall-clock times of `tz`,
+   * with the offsets `tz` has over the column's range written in the query (a CASE on the UTC
+   * instants the offset changes at), so SQLite converts a million rows without calling back; the
+   * registered function does it when the range crosses too many changes.
+   */
+  private toLocal(expr: Sql, model: ModelInfo, field: FieldInfo, tz: string): Sql {
+    const range = this.ctx.statements.get<{ lo: string | null; hi: string | null }>(
+      sql`SELECT MIN(${raw(quoteIdent(field.name))}) AS "lo", MAX(${raw(quoteIdent(field.name))}) AS "hi" FROM ${raw(quoteIdent(model.table))}`,
+    );
+    if (!range?.lo || !range.hi) return expr;
+    const DAY = 86_400_000;
+    const stretches = offsetStretches(tz, parseEpoch(range.lo) - DAY, parseEpoch(range.hi) + DAY);
+    if (stretches.length > MAX_OFFSET_STRETCHES) return sql`${raw(UTC_TO_LOCAL_FUNCTION)}(${expr}, ${param(tz)})`;
+    const shift = (offsetMs: number) => param(`${offsetMs >= 0 ? '+' : ''}${offsetMs / 1000} seconds`);
+    if (stretches.length === 1) return sql`datetime(${expr}, ${shift(stretches[0]!.offsetMs)})`;
+    const branches = stretches.map((s) => (s.until === null ? sql`ELSE ${shift(s.offsetMs)}` : sql`WHEN ${expr} < ${param(formatEpoch(s.until))} THEN ${shift(s.offsetMs)}`));
+    return sql`datetime(${expr}, CASE ${join(branches, ' ')} END)`;
   }
 
   /** A LEFT JOIN of the relation table (19: only the comodel rows a search gives, archived ones out). */
@@ -309,6 +331,11 @@ class GroupCompiler {
           throw valueError(`Invalid having clause ${pyRepr(item)}: supported comparators are ('in', 'not in', '<', '>', '<=', '>=', '=', '!=')`);
         }
         const term = this.aggregate(left as string);
+        if (operator === 'in' || operator === 'not in') {
+          // Odoo writes the value as psycopg2 adapts it: a list is `ARRAY[...]`, which `IN` refuses.
+          const near = Array.isArray(right) ? 'ARRAY' : pyRepr(right);
+          this.failures.push(new OdooException('psycopg2.errors.SyntaxError', `syntax error at or near "${near}"\n`));
+        }
         stack.push(havingCondition(term.expr, operator, right));
       } else {
         throw valueError(`Invalid having clause ${pyRepr(item)}: it should be a domain-like clause`);
@@ -318,20 +345,25 @@ class GroupCompiler {
     return stack[0];
   }
 
-  /** `_read_group_orderby`: groupby terms and aggregates, many2one groups in their comodel's order. */
-  order(order: string | null, groupby: readonly GroupbyTerm[]): string[] {
+  /**
+   * `_read_group_orderby`: groupby terms and aggregates, many2one groups in their comodel's order.
+   * The groups are ordered after grouping (an outer query over the grouped one, aliased `t`): each
+   * term is a column of the grouped query (`g0`, `a0`, an aggregate only ordered by as `o0`, a
+   * many2one's raw id under its field name), so the comodel is joined per group, not per row.
+   */
+  order(order: string | null, groupby: readonly GroupbyTerm[], aggregates: readonly AggregateTerm[]): GroupOrder {
+    const result: GroupOrder = { terms: [], joins: [], extraSelect: [], rawColumns: [] };
     const traverse = Boolean(order);
     const text = order || groupby.map((g) => g.spec).join(',');
-    if (!text) return [];
-    const out: string[] = [];
+    if (!text) return result;
     for (const part of text.split(',')) {
       const m = this.traits.readGroupOrderPart.exec(part);
       if (!m?.groups) throw valueError(`Invalid order ${pyRepr(text)} for _read_group()`);
       const term = m.groups['term']!;
       const direction = (m.groups['direction'] ?? 'ASC').toUpperCase() as 'ASC' | 'DESC';
-      const nulls = m.groups['nulls'] ? (m.groups['nulls'].toUpperCase().replace(/\s+/, ' ') as 'NULLS FIRST' | 'NULLS LAST') : undefined;
-      const grouped = groupby.find((g) => g.spec === term);
-      if (!grouped) {
+      const nulls = m.groups['nulls'] ? (m.groups['nulls'].toUpperCase() as 'NULLS FIRST' | 'NULLS LAST') : undefined;
+      const index = groupby.findIndex((g) => g.spec === term);
+      if (index < 0) {
         let aggregate: AggregateTerm;
         try {
           aggregate = this.aggregate(term);
@@ -341,50 +373,65 @@ class GroupCompiler {
           }
           throw error;
         }
-        out.push(...orderTerms(this.inline(aggregate.expr), direction, nulls, aggregate.nullable));
+        const selected = aggregates.findIndex((a) => a.spec === aggregate.spec);
+        let name = `a${selected}`;
+        if (selected < 0) {
+          name = `o${result.extraSelect.length}`;
+          result.extraSelect.push(sql`${aggregate.expr} AS ${raw(`"${name}"`)}`);
+        }
+        result.terms.push(...orderTerms(`t."${name}"`, direction, nulls, aggregate.nullable));
         continue;
       }
+      const grouped = groupby[index]!;
       const field = this.model.fields.get(term);
       if (traverse && field?.type === 'many2one' && modelOrder(this.ctx.registry.require(field.relation!), this.ctx.version) !== 'id' && grouped.kind === 'record') {
         const compiled = compileOrder(this.ctx.registry, this.ctx.version, this.model, `${term} ${direction}${nulls ? ` ${nulls}` : ''}`);
-        if (compiled.joins) for (const joinText of compiled.joins.split(/ (?=LEFT JOIN )/)) this.addJoin(joinText);
-        if (compiled.orderBy) out.push(compiled.orderBy);
+        for (const joinText of compiled.joins ? compiled.joins.split(/ (?=LEFT JOIN )/) : []) if (!result.joins.includes(joinText)) result.joins.push(joinText);
+        if (!result.rawColumns.includes(term)) result.rawColumns.push(term);
+        if (compiled.orderBy) result.terms.push(compiled.orderBy);
         continue;
       }
-      out.push(...orderTerms(this.inline(grouped.expr), direction, nulls, grouped.nullable));
+      result.terms.push(...orderTerms(`t."g${index}"`, direction, nulls, grouped.nullable));
     }
-    return out;
-  }
-
-  /** ORDER BY text with its parameters written in (time zone names: quoted literals). */
-  private inline(expr: Sql): string {
-    let i = 0;
-    return expr.sql.replace(/\?/g, () => {
-      const value = expr.params[i++];
-      return typeof value === 'string' ? `'${value.replace(/'/g, "''")}'` : String(value);
-    });
+    return result;
   }
 }
 
-/** `date_trunc` (a week starts on the language's first day) over the store's text dates. */
+/** The order of the groups, over the grouped query's columns (see `GroupCompiler.order`). */
+interface GroupOrder {
+  readonly terms: string[];
+  /** LEFT JOINs of comodels (many2one groups in their comodel's order). */
+  readonly joins: string[];
+  /** Aggregates only ordered by (`o0`, `o1`...). */
+  readonly extraSelect: Sql[];
+  /** Many2one fields whose raw id the comodel joins need, under the field's name. */
+  readonly rawColumns: string[];
+}
+
+/**
+ * `date_trunc` over the store's text dates (`YYYY-MM-DD[ HH:MM:SS]`): cut as text where it can be,
+ * a week (starting on the language's first day) through `date()`.
+ */
 function truncate(expr: Sql, granularity: TimeGranularity, type: 'date' | 'datetime'): Sql {
   const k = WEEK_START_OFFSET_DAYS;
-  const time = type === 'datetime' ? ' 00:00:00' : '';
+  const time = raw(type === 'datetime' ? `' 00:00:00'` : `''`);
   switch (granularity) {
     case 'hour':
-      return type === 'datetime' ? sql`strftime('%Y-%m-%d %H:00:00', ${expr})` : sql`date(${expr})`;
+      return type === 'datetime' ? sql`(substr(${expr}, 1, 13) || ':00:00')` : sql`substr(${expr}, 1, 10)`;
     case 'day':
-      return sql`strftime(${raw(`'%Y-%m-%d${time}'`)}, ${expr})`;
+      return sql`(substr(${expr}, 1, 10) || ${time})`;
     case 'week': {
       const shift = raw(`'+${k} days', '-6 days', 'weekday 1', '-${k} days'`);
-      return type === 'datetime' ? sql`datetime(${expr}, 'start of day', ${shift})` : sql`date(${expr}, ${shift})`;
+      return sql`(date(substr(${expr}, 1, 10), ${shift}) || ${time})`;
     }
     case 'month':
-      return sql`strftime(${raw(`'%Y-%m-01${time}'`)}, ${expr})`;
-    case 'quarter':
-      return sql`(CASE WHEN ${expr} IS NOT NULL THEN printf(${raw(`'%s-%02d-01${time}'`)}, strftime('%Y', ${expr}), ((CAST(strftime('%m', ${expr}) AS INTEGER) + 2) / 3) * 3 - 2) END)`;
+      return sql`(substr(${expr}, 1, 7) || '-01' || ${time})`;
+    case 'quarter': {
+      const month = sql`substr(${expr}, 6, 2)`;
+      return sql`(substr(${expr}, 1, 5) || (CASE WHEN ${month} < '04' THEN '01' WHEN ${month} < '07' THEN '04' WHEN ${month} < '10' THEN '07' ELSE '10' END) || '-01' || ${time})`;
+    }
     case 'year':
-      return sql`strftime(${raw(`'%Y-01-01${time}'`)}, ${expr})`;
+      return sql`(substr(${expr}, 1, 4) || '-01-01' || ${time})`;
   }
 }
 
@@ -403,8 +450,18 @@ const NUMBER_FORMAT: Readonly<Record<NumberGranularity, string>> = {
 
 /** `date_part(...)`: PostgreSQL's numbering (ISO weeks, Sunday = 0). */
 function numberPart(expr: Sql, granularity: NumberGranularity): Sql {
-  const part = sql`CAST(strftime(${raw(`'${NUMBER_FORMAT[granularity]}'`)}, ${expr}) AS INTEGER)`;
-  return granularity === 'quarter_number' ? sql`((${part} + 2) / 3)` : part;
+  const text: Partial<Record<NumberGranularity, [number, number]>> = {
+    year_number: [1, 4],
+    month_number: [6, 2],
+    day_of_month: [9, 2],
+    hour_number: [12, 2],
+    minute_number: [15, 2],
+    second_number: [18, 2],
+  };
+  const slice = text[granularity];
+  if (slice) return sql`CAST(substr(${expr}, ${raw(String(slice[0]))}, ${raw(String(slice[1]))}) AS INTEGER)`;
+  if (granularity === 'quarter_number') return sql`((CAST(substr(${expr}, 6, 2) AS INTEGER) + 2) / 3)`;
+  return sql`CAST(strftime(${raw(`'${NUMBER_FORMAT[granularity]}'`)}, ${expr}) AS INTEGER)`;
 }
 
 /**
@@ -447,14 +504,11 @@ function aggregateSql(func: string, expr: Sql, field: FieldInfo): Sql {
   }
 }
 
+/** A having condition on an aggregate (`in` never runs: see `GroupCompiler.having`). */
 function havingCondition(expr: Sql, operator: string, right: unknown): Sql {
-  const value = (v: unknown): Sql => (typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string' ? param(v) : raw('NULL'));
-  if (operator === 'in' || operator === 'not in') {
-    const items = Array.isArray(right) ? right : [right];
-    if (!items.length) return operator === 'in' ? FALSE_SQL : raw('1');
-    return sql`${expr} ${raw(operator === 'in' ? 'IN' : 'NOT IN')} ${list(items.map((v) => (typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string' ? v : null)))}`;
-  }
-  return sql`${expr} ${raw(operator === '!=' ? '<>' : operator)} ${value(right)}`;
+  if (operator === 'in' || operator === 'not in') return FALSE_SQL;
+  const value = typeof right === 'boolean' || typeof right === 'number' || typeof right === 'string' ? param(right) : raw('NULL');
+  return sql`${expr} ${raw(operator === '!=' ? '<>' : operator)} ${value}`;
 }
 
 /** PostgreSQL's refusal of a negative LIMIT or OFFSET (Odoo passes any truthy value through). */
@@ -465,7 +519,7 @@ function limitFailure(query: GroupQuery): OdooException | undefined {
 }
 
 /** `expression.is_false`: a domain false by its form (`in []`, the false leaf) is not searched (17/18). */
-export function isFalseDomain17(node: DomainNode): boolean {
+function isFalseDomain17(node: DomainNode): boolean {
   const value = (n: DomainNode): number => {
     switch (n.kind) {
       case 'bool':
@@ -518,7 +572,7 @@ export function readGroupRows(ctx: GroupContext, model: ModelInfo, query: GroupQ
   const groupby = query.groupby.map((spec) => compiler.groupby(spec));
   let aggregates: AggregateTerm[] = [];
   let having: Sql | undefined;
-  let order: string[] = [];
+  let order: GroupOrder | undefined;
   const steps: Record<'select' | 'having' | 'order', () => void> = {
     select: () => {
       aggregates = query.aggregates.map((spec) => compiler.aggregate(spec));
@@ -527,7 +581,7 @@ export function readGroupRows(ctx: GroupContext, model: ModelInfo, query: GroupQ
       if (groupby.length) having = compiler.having(query.having);
     },
     order: () => {
-      if (groupby.length) order = compiler.order(query.order, groupby);
+      if (groupby.length) order = compiler.order(query.order, groupby, aggregates);
     },
   };
   for (const step of traits.readGroupStepOrder) steps[step]();
@@ -542,18 +596,24 @@ export function readGroupRows(ctx: GroupContext, model: ModelInfo, query: GroupQ
     if (any) throw new OdooException('builtins.AssertionError', '');
     return { groupby: [], rows: [] };
   }
+  if (order) {
+    select.push(...order.extraSelect);
+    for (const name of order.rawColumns) select.push(raw(`${column('t', name)} AS ${quoteIdent(name)}`));
+  }
   const joins = { sql: compiler.joins.join(' '), params: compiler.joinParams };
-  const parts: Sql[] = [sql`SELECT ${join(select, ', ')} FROM ${raw(quoteIdent(model.table))} t ${joins} WHERE ${where}`];
+  const grouped: Sql[] = [sql`SELECT ${join(select, ', ')} FROM ${raw(quoteIdent(model.table))} t ${joins} WHERE ${where}`];
   if (groupby.length)
-    parts.push(
+    grouped.push(
       sql` GROUP BY ${join(
         groupby.map((g) => g.expr),
         ', ',
       )}`,
     );
-  if (having) parts.push(sql` HAVING ${having}`);
-  if (order.length) parts.push(raw(` ORDER BY ${order.join(', ')}`));
-  if (query.limit !== null || query.offset) parts.push(sql` LIMIT ${param(query.limit ?? -1)} OFFSET ${param(query.offset)}`);
+  if (having) grouped.push(sql` HAVING ${having}`);
+  const page = query.limit !== null || query.offset ? sql` LIMIT ${param(query.limit ?? -1)} OFFSET ${param(query.offset)}` : raw('');
+  const parts: Sql[] = order?.terms.length
+    ? [sql`SELECT t.* FROM (${join(grouped, '')}) t ${raw(order.joins.join(' '))} ORDER BY ${raw(order.terms.join(', '))}`, page]
+    : [...grouped, page];
   const raws = ctx.statements.all(join(parts, ''));
 
   const rows = raws.map((r) => [...groupby.map((g, i) => groupValue(g, r[`g${i}`] ?? null)), ...aggregates.map((a, i) => aggregateValue(a, r[`a${i}`] ?? null, ctx.version))]);

@@ -63,6 +63,8 @@ const nullPair = (name: string) => `${quoteIdent(name)} IS NULL, ${quoteIdent(na
  * the order compiler sorts them by); each column of `_order`; the
  * whole `_order` as one index of the very expressions the order compiler emits (so a default
  * ordered page is read from the index instead of sorting the table); many2many pairs; logins.
+ * In a model with `active`, a selection or many2one index also holds `active`: a grouped count of
+ * the active rows (what a search counts by default) then reads the index alone.
  */
 export function createIndexes(db: Database, registry: Registry): void {
   const statements: string[] = [];
@@ -72,7 +74,8 @@ export function createIndexes(db: Database, registry: Registry): void {
       statements.push(`CREATE INDEX IF NOT EXISTS ${quoteIdent(`${model.table}__${name}`)} ON ${quoteIdent(model.table)} (${expressions});`);
     for (const field of model.columns) {
       if (INDEXED_TYPES.has(field.type)) {
-        index(field.name, quoteIdent(field.name));
+        const withActive = model.hasActive && field.name !== 'active' && (field.type === 'selection' || field.type === 'many2one');
+        index(field.name, withActive ? `${quoteIdent(field.name)}, "active"` : quoteIdent(field.name));
         indexed.add(field.name);
       }
       // A nullable date is ordered as `col IS NULL, col` (PostgreSQL's NULL placement, see

@@ -248,3 +248,48 @@ export function utcToLocalText(value: string, tz: string, cache: Map<number, num
   }
   return formatDatetime(fromDate(new Date(epoch + offset)));
 }
+
+/** One stretch of constant UTC offset: `offsetMs` until the UTC instant `until` (excluded; null: no end). */
+export interface OffsetStretch {
+  readonly until: number | null;
+  readonly offsetMs: number;
+}
+
+/**
+ * The offsets of `tz` between two UTC instants, with the exact instants they change at (found by
+ * a daily walk, then a binary search to the minute): a grouped read converts a column with them.
+ */
+export function offsetStretches(tz: string, fromEpoch: number, toEpoch: number): OffsetStretch[] {
+  const DAY = 86_400_000;
+  const stretches: OffsetStretch[] = [];
+  let current = offsetAt(fromEpoch, tz);
+  for (let t = fromEpoch; t < toEpoch; t += DAY) {
+    const next = offsetAt(Math.min(t + DAY, toEpoch), tz);
+    if (next === current) continue;
+    let lo = t;
+    let hi = Math.min(t + DAY, toEpoch);
+    while (hi - lo > 60_000) {
+      const mid = lo + Math.floor((hi - lo) / 120_000) * 60_000;
+      if (offsetAt(mid, tz) === current) lo = mid;
+      else hi = mid;
+    }
+    stretches.push({ until: hi, offsetMs: current });
+    current = offsetAt(hi, tz);
+    // Two changes in one day (rare): keep walking from the change.
+    if (current !== next) t = hi - DAY;
+  }
+  stretches.push({ until: null, offsetMs: current });
+  return stretches;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` of a UTC instant. */
+export function formatEpoch(epoch: number): string {
+  return formatDatetime(fromDate(new Date(epoch)));
+}
+
+/** The UTC instant of a stored `YYYY-MM-DD HH:MM:SS` (or date). */
+export function parseEpoch(value: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?/.exec(value);
+  if (!m) return Number.NaN;
+  return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0));
+}
