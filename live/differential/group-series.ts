@@ -39,7 +39,7 @@ function groupable(model: CommonModel, field: FieldInfo): boolean {
  * A projection keeping the order of the groups but not the order within a run of groups whose
  * `key` is equal (ties of the order asked, which PostgreSQL returns in any order).
  */
-function tiesBy(key: (group: Group) => string): (value: unknown) => unknown {
+export function tiesBy(key: (group: Group) => string): (value: unknown) => unknown {
   return (value) => {
     if (!Array.isArray(value)) return value;
     const out: unknown[] = [];
@@ -89,12 +89,24 @@ function firstOfType(model: CommonModel, type: string, avoid: readonly string[] 
 export function buildGroupSeries(input: SeriesInput): SeriesCall[] {
   const out: SeriesCall[] = [];
   const add: Add = (call, extra = {}) => out.push({ call, transports: extra.transports ?? input.transports, ...extra });
-  for (const model of input.schema.models.values()) modelGroupCalls(model, input, add);
+  const models = [...input.schema.models.values()];
+  const rich = models.filter((m) => RICH.includes(m.name) || m.fields.some((f) => f.def?.groupExpand) || (input.nulls?.get(m.name)?.size ?? 0) > 0);
+  if (!rich.length) {
+    const first = models.find((m) => firstOfType(m, 'selection') ?? firstOfType(m, 'many2one'));
+    if (first) rich.push(first);
+  }
+  for (const model of models) modelGroupCalls(model, input, add, rich.includes(model));
   groupErrorCalls(input, add);
   return out;
 }
 
-function modelGroupCalls(model: CommonModel, input: SeriesInput, add: Add): void {
+/**
+ * The models every grouping is tried on (with the ones whose groups expand and those with NULL
+ * numbers); each other common model gets a few groupings (its first dimension, a month, a week).
+ */
+const RICH = ['purchase.order', 'purchase.order.line', 'fleet.vehicle', 'fleet.vehicle.log.services', 'event.event', 'event.registration', 'stock.picking', 'product.product'];
+
+function modelGroupCalls(model: CommonModel, input: SeriesInput, add: Add, full: boolean): void {
   const name = model.name;
   const formatted = input.major >= 19;
   const numbers = measures(model, input.nulls);
@@ -122,6 +134,20 @@ function modelGroupCalls(model: CommonModel, input: SeriesInput, add: Add): void
     if (formatted) add(exec(name, 'formatted_read_group', { domain: [], groupby, aggregates, ...extra }), call);
   };
 
+  if (!full) {
+    readGroup([]);
+    const dimension = selection ?? many2one ?? boolean;
+    if (dimension) {
+      readGroup([dimension.name], {}, { project: tiesBy(groupKey(input, dimension, dimension.name)) });
+      formattedGroup([dimension.name], {}, { project: tiesBy(groupKey(input, dimension, dimension.name)) });
+    }
+    const temporal = datetime ?? date;
+    if (temporal) {
+      readGroup([`${temporal.name}:month`]);
+      formattedGroup([`${temporal.name}:week`]);
+    }
+    return;
+  }
   // No groupby: one group of everything, archived rows in or out.
   readGroup([]);
   readGroup([], { context: ARCHIVED });
@@ -188,6 +214,20 @@ function modelGroupCalls(model: CommonModel, input: SeriesInput, add: Add): void
       readGroup([selection.name, `${field.name}:month`]);
       formattedGroup([`${field.name}:quarter`, selection.name], { limit: 5 });
     }
+  }
+  // Fields whose groups expand (every stage, every state): in order, reversed, on no record, paged.
+  for (const field of model.fields.filter((f) => f.def?.groupExpand && groupable(model, f))) {
+    readGroup([field.name]);
+    readGroup([field.name], { orderby: `${field.name} desc` });
+    readGroup([field.name], { domain: [['id', 'in', []]] });
+    readGroup([field.name], { context: ARCHIVED, limit: 2 });
+    formattedGroup([field.name], { context: { read_group_expand: true }, order: `${field.name} desc` });
+    formattedGroup([field.name], { context: { read_group_expand: true }, limit: 2 });
+  }
+  // 19: a many2one's own fields (its creator, its creation month).
+  if (many2one && formatted) {
+    formattedGroup([`${many2one.name}.create_uid`]);
+    formattedGroup([`${many2one.name}.create_date:month`, selection?.name ?? 'id'].filter((g) => g !== 'id'));
   }
   // A many2many: a record counts in the group of each of its values (and in none without any).
   const many2many = model.fields.find((f) => f.type === 'many2many' && f.relationTable !== undefined && model.live[f.name]?.store !== false);

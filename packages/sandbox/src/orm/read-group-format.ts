@@ -137,7 +137,7 @@ export function readGroup(ctx: GroupContext, model: ModelInfo, args: ReadGroupAr
   let rows = result.rows.map((row) => Object.fromEntries(keys.map((key, i) => [key, row[i]]))) as Record<string, unknown>[];
 
   if (lazyGroupby.length && args.lazy) {
-    rows = fillResults(ctx, model, infos[0]!, String(lazyGroupby[0]), annotatedAggregates, rows, orderby, args.context);
+    rows = fillResults(ctx, infos[0]!, String(lazyGroupby[0]), annotatedAggregates, rows, orderby, args.context);
   }
   const domain = (args.domain ?? []) as DomainList;
   for (const row of rows) {
@@ -154,7 +154,6 @@ export function readGroup(ctx: GroupContext, model: ModelInfo, args: ReadGroupAr
  */
 function fillResults(
   ctx: GroupContext,
-  model: ModelInfo,
   info: GroupbyInfo,
   key: string,
   aggregates: ReadonlyMap<string, string>,
@@ -164,7 +163,7 @@ function fillResults(
 ): Record<string, unknown>[] {
   const expand = info.field.def?.groupExpand;
   if (!expand) return rows;
-  const values = expandValues(ctx, model, info.field, rows.map((r) => r[key]).filter(pyTruthy), context, order === `${key} desc`);
+  const values = expandValues(ctx, info.field, context, order === `${key} desc`);
   const byKey = new Map(rows.map((r) => [r[key], r]));
   const empty = Object.fromEntries([...aggregates].map(([name, spec]) => [name, emptyValue(spec, ctx.version)]));
   const result = new Map<unknown, Record<string, unknown>>();
@@ -192,14 +191,7 @@ function fillResults(
 }
 
 /** The values a field's `group_expand` gives: every selection key, or every comodel record the user may search. */
-function expandValues(
-  ctx: GroupContext,
-  model: ModelInfo,
-  field: FieldInfo,
-  present: readonly unknown[],
-  context: Readonly<Record<string, unknown>>,
-  descending: boolean,
-): unknown[] {
+function expandValues(ctx: GroupContext, field: FieldInfo, context: Readonly<Record<string, unknown>>, descending: boolean): unknown[] {
   const expand = field.def!.groupExpand!;
   if (expand === 'selection') {
     const keys = (field.selection ?? []).map(([key]) => key);
@@ -213,12 +205,7 @@ function expandValues(
   const activeTest = Object.hasOwn(context, 'active_test') ? pyTruthy(context['active_test']) : true;
   const active = comodel.hasActive && activeTest ? raw(' AND t."active" = 1') : raw('');
   const orderBy = raw(order.orderBy ? ` ORDER BY ${order.orderBy}` : '');
-  const ids = ctx.statements
-    .all<{ id: number }>(sql`SELECT t."id" AS "id" FROM ${raw(quoteIdent(comodel.table))} t ${raw(order.joins)} WHERE 1${active}${orderBy}`)
-    .map((r) => r.id);
-  void model;
-  void present;
-  return ids;
+  return ctx.statements.all<{ id: number }>(sql`SELECT t."id" AS "id" FROM ${raw(quoteIdent(comodel.table))} t ${raw(order.joins)} WHERE 1${active}${orderBy}`).map((r) => r.id);
 }
 
 /** The comodel has Odoo's `_fold_name` field (`fold`) in that version. */
@@ -332,7 +319,7 @@ export function formattedReadGroup(ctx: GroupContext, model: ModelInfo, args: Fo
   const expandField = expandedField(model, groupby, args.context);
   let fold: Map<unknown, boolean> | undefined;
   if (expandField && !args.offset && (args.limit === null || rows.length < args.limit)) {
-    const expanded = expandGroups(ctx, model, expandField, rows, aggregates, order, groupby[0]!, args.context);
+    const expanded = expandGroups(ctx, expandField, rows, aggregates, order, groupby[0]!, args.context);
     if (args.limit === null || expanded.length < args.limit) rows = expanded;
   }
   if (expandField?.relation) {
@@ -363,7 +350,6 @@ function expandedField(model: ModelInfo, groupby: readonly string[], context: Re
 
 function expandGroups(
   ctx: GroupContext,
-  model: ModelInfo,
   field: FieldInfo,
   rows: readonly GroupRow[],
   aggregates: readonly string[],
@@ -371,9 +357,7 @@ function expandGroups(
   spec: string,
   context: Readonly<Record<string, unknown>>,
 ): GroupRow[] {
-  const present = rows.map((r) => r[0]).filter(pyTruthy);
-  let values = expandValues(ctx, model, field, present, context, false);
-  if (field.relation) values = [...new Set([...values])];
+  let values = expandValues(ctx, field, context, false);
   if (order.toLowerCase().includes(`${spec} desc`)) values = [...values].reverse();
   const empty = aggregates.map((a) => emptyValue(a, ctx.version));
   const result = new Map<unknown, unknown[]>(values.map((v) => [v, empty]));

@@ -1,10 +1,11 @@
 /**
  * @module `_read_group`, Odoo's grouped read, in one SQL query on the store: the groupby terms
  * (date and datetime buckets in the context's time zone, booleans as `COALESCE(col, false)`,
- * many2many through their relation table), the aggregates (`__count`, `field:sum`, `avg`, `min`,
- * `max`, `count`, `count_distinct`, `bool_and`, `bool_or`, `array_agg`...), `having`, the order of
- * the groups (a many2one through its comodel's `_order`, PostgreSQL's NULL placement), limit and
- * offset, and the values as `_read_group` post-processes them (NULL as each spec's empty value).
+ * many2many through their relation table, 19's many2one paths), the aggregates (`__count`,
+ * `field:sum`, `avg`, `min`, `max`, `count`, `count_distinct`, `bool_and`, `bool_or`,
+ * `array_agg`...), `having`; then, around the grouped rows, the order of the groups (a many2one
+ * through its comodel's `_order`, PostgreSQL's NULL placement), limit and offset; and the values as
+ * `_read_group` post-processes them (NULL as each spec's empty value).
  *
  * The checks come in each version's order, with its messages (odoo/models.py `_read_group`,
  * `_read_group_groupby`, `_read_group_select`, `_read_group_orderby`, `_read_group_having`;
@@ -26,7 +27,7 @@ import { pyRepr } from './python';
 import { modelOrder, type FieldInfo, type ModelInfo, type Registry } from './registry';
 import { FALSE_SQL, join, param, raw, sql } from './sql';
 import { OdooException, type OdooVersion } from './types';
-import { ormTraits } from './version-traits';
+import { ormTraits, type OrmTraits } from './version-traits';
 
 export interface GroupContext {
   readonly registry: Registry;
@@ -188,7 +189,7 @@ const UTC_TO_LOCAL_FUNCTION = 'odoo_utc_to_local';
 class GroupCompiler {
   readonly joins: string[] = [];
   readonly joinParams: SqlParam[] = [];
-  private readonly traits;
+  private readonly traits: OrmTraits;
   private readonly failures: OdooException[] = [];
 
   constructor(
@@ -543,7 +544,6 @@ function isFalseDomain17(node: DomainNode): boolean {
 }
 
 export interface GroupResult {
-  readonly groupby: readonly GroupbyInfo[];
   readonly rows: readonly GroupRow[];
 }
 
@@ -563,7 +563,7 @@ export function emptyValue(spec: string, version: OdooVersion): unknown {
 export function readGroupRows(ctx: GroupContext, model: ModelInfo, query: GroupQuery): GroupResult {
   const traits = ormTraits(ctx.version);
   ctx.access.check(ctx.uid, model.name, 'read');
-  const emptyRows = (): GroupResult => ({ groupby: [], rows: query.groupby.length ? [] : [query.aggregates.map((spec) => emptyValue(spec, ctx.version))] });
+  const emptyRows = (): GroupResult => ({ rows: query.groupby.length ? [] : [query.aggregates.map((spec) => emptyValue(spec, ctx.version))] });
   if (!traits.readGroupSearchesEmptyDomain && isFalseDomain17(parseDomain(query.domain, ctx.version))) return emptyRows();
   const where = compileDomain(ctx.domain, model, query.domain);
   if (traits.readGroupSearchesEmptyDomain && where === FALSE_SQL) return emptyRows();
@@ -594,7 +594,7 @@ export function readGroupRows(ctx: GroupContext, model: ModelInfo, query: GroupQ
     // post-processing then asserts that it used every column, and fails (19's formatted_read_group).
     const any = ctx.statements.get(sql`SELECT 1 AS "x" FROM ${raw(quoteIdent(model.table))} t WHERE ${where} LIMIT 1`);
     if (any) throw new OdooException('builtins.AssertionError', '');
-    return { groupby: [], rows: [] };
+    return { rows: [] };
   }
   if (order) {
     select.push(...order.extraSelect);
@@ -617,7 +617,7 @@ export function readGroupRows(ctx: GroupContext, model: ModelInfo, query: GroupQ
   const raws = ctx.statements.all(join(parts, ''));
 
   const rows = raws.map((r) => [...groupby.map((g, i) => groupValue(g, r[`g${i}`] ?? null)), ...aggregates.map((a, i) => aggregateValue(a, r[`a${i}`] ?? null, ctx.version))]);
-  return { groupby: groupby.map(({ spec, field, granularity, kind }) => ({ spec, field, kind, ...(granularity !== undefined ? { granularity } : {}) })), rows };
+  return { rows };
 }
 
 /** A groupby value as `_read_group` gives it: NULL as `false`, booleans as booleans. */
