@@ -8,8 +8,8 @@
  *   @ops-data-gateway/sandbox ──────────────► @ops-data-gateway/codec ◄── @ops-data-gateway/gateway
  *                                                                          (runtime/ ◄── generated/)
  *   live/, bench/, tools/, tests/ ──► any of the three packages
- *   codegen/ ──► packages/gateway/runtime/resource-spec.ts (its types only, by path: the generator
- *                builds before the gateway it generates)
+ *   codegen/ ──► packages/gateway/runtime/resource-spec.ts and route-kinds.ts (their types only, by
+ *                path: the generator builds before the gateway it generates)
  */
 /**
  * Inside the sandbox the folders are layers, each importing only the ones below it (a folder that
@@ -32,10 +32,82 @@ function sandboxLayers() {
   });
 }
 
+/**
+ * Inside the gateway's runtime the folders are concerns, and each rule below keeps one direction
+ * (docs/contributing.md draws the map):
+ *   request/ (the request's identity: the kernel every layer may import)
+ *   ◄── admission/ (everything that can refuse a request) ◄── data-routes/ (the guard and the kinds)
+ *   ◄── app.ts; http/ speaks HTTP for all of them; server/ hardens the socket for main.ts; erp/ speaks
+ *   to the ERP and raises ERP errors only, which http/erp-errors.ts maps to statuses.
+ */
+const RUNTIME = '^packages/gateway/runtime/';
+/** Where HTTP is spoken and routes are served: what the identity and admission folders never import. */
+const HTTP = `${RUNTIME}(http|server|data-routes|mcp)/|${RUNTIME}(app|main)\\.ts$`;
+/** What serves the resources: their specs, queries, reads, records, cache, exports and change feed, and the generated catalogue. */
+const RESOURCES = `^packages/gateway/generated/|${RUNTIME}(query|changes|export|cache|drift)/|${RUNTIME}(resource-reader|records|erp-requests|record-urls|resource-spec)\\.ts$`;
+
+const RUNTIME_CONCERNS = [
+  {
+    name: 'request-is-the-kernel',
+    severity: 'error',
+    comment:
+      "request/ (the request's id, trace context, route template and per-request state) is imported by every layer, so it imports none of them: only the ERP layer's per-request accounting (ErpStats).",
+    from: { path: `${RUNTIME}request/` },
+    to: { path: `${RUNTIME}|^packages/gateway/generated/`, pathNot: `${RUNTIME}(request/|erp/erp-client\\.ts$)` },
+  },
+  {
+    name: 'admission-speaks-no-http',
+    severity: 'error',
+    comment:
+      'admission/ decides whether a request may go on (key, failure limits, rate limit, deadline, memory budget) and says why with a GatewayError; it knows neither how the answer is written (http/, data-routes/) nor what is asked (the resources).',
+    from: { path: `${RUNTIME}admission/` },
+    to: { path: `${HTTP}|${RESOURCES}` },
+  },
+  {
+    name: 'erp-raises-erp-errors',
+    severity: 'error',
+    comment:
+      'The ERP layer throws no HTTP error type: it raises its own (erp/erp-error.ts), which http/erp-errors.ts, the one place, maps to statuses. It knows nothing of HTTP or of the resources either.',
+    from: { path: `${RUNTIME}erp/` },
+    to: { path: `${RUNTIME}errors\\.ts$|${HTTP}|${RESOURCES}` },
+  },
+  {
+    name: 'http-speaks-http',
+    severity: 'error',
+    comment:
+      'http/ speaks HTTP (parsing, errors, compression, conditional answers, logs, documents, health) for every route; the data-route core, admission and the resources use it, not the other way round.',
+    from: { path: `${RUNTIME}http/` },
+    to: { path: `${RUNTIME}(data-routes|admission|mcp|server|query|changes|export|cache)/|${RUNTIME}(resource-reader|records|erp-requests)\\.ts$|^packages/gateway/generated/` },
+  },
+  {
+    name: 'server-hardening-for-main-only',
+    severity: 'error',
+    comment: 'Only main.ts starts the listening socket and hardens it (server/); nothing else of the gateway imports it.',
+    from: { path: `${RUNTIME}`, pathNot: `${RUNTIME}(server/|main\\.ts$)` },
+    to: { path: `${RUNTIME}server/` },
+  },
+  {
+    name: 'server-hardening-alone',
+    severity: 'error',
+    comment: "server/ hardens the listening socket (Node's own answers, time limits, stalled writers) with Node alone: it imports nothing of the gateway.",
+    from: { path: `${RUNTIME}server/` },
+    to: { path: `${RUNTIME}`, pathNot: `${RUNTIME}server/` },
+  },
+  {
+    name: 'a-route-kind-is-a-unit',
+    severity: 'error',
+    comment:
+      "A kind of data route is one folder (the runtime's data-routes/kinds/<kind>/, the generator's codegen/kinds/<kind>/): it uses what all kinds share, never another kind's folder.",
+    from: { path: '^(packages/gateway/runtime/data-routes|codegen)/kinds/([^/]+)/' },
+    to: { path: '^(packages/gateway/runtime/data-routes|codegen)/kinds/[^/]+/', pathNot: '^$1/kinds/$2/' },
+  },
+];
+
 /** Each workspace package and the folders of its sources. */
 const WORKSPACE_PACKAGES = { codec: 'src', gateway: '(runtime|generated)', sandbox: 'src' };
 const GATEWAY = '^packages/gateway/(runtime|generated)/';
-const RESOURCE_SPEC = '^packages/gateway/runtime/resource-spec\\.ts$';
+/** What the generator and the runtime share: the shape of a resource's spec and the declaration of the route kinds. */
+const SHARED_TYPES = '^packages/gateway/runtime/(resource-spec|route-kinds)\\.ts$';
 
 /** A workspace package is imported by its name: it has its own build, and production installs it as a package. */
 function byItsName([name, sources]) {
@@ -80,12 +152,20 @@ module.exports = {
       to: { path: '^(packages/gateway|codegen|live|bench|tools|tests)/' },
     },
     ...sandboxLayers(),
+    ...RUNTIME_CONCERNS,
     {
       name: 'codegen-reads-only-the-spec-types',
       severity: 'error',
-      comment: "The generator emits the runtime's ResourceSpec shape; it imports nothing else of the gateway.",
+      comment: "The generator emits the runtime's ResourceSpec shape and route kinds; it imports nothing else of the gateway.",
       from: { path: '^codegen/' },
-      to: { path: '^(packages/gateway|packages/sandbox|live|bench|tools|tests)/', pathNot: RESOURCE_SPEC },
+      to: { path: '^(packages/gateway|packages/sandbox|live|bench|tools|tests)/', pathNot: SHARED_TYPES },
+    },
+    {
+      name: 'codegen-imports-types-only',
+      severity: 'error',
+      comment: 'The generator reads the shared modules with `import type` only: it never runs code of the gateway it generates.',
+      from: { path: '^codegen/' },
+      to: { path: SHARED_TYPES, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'production-has-no-dev-dependencies',

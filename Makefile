@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/.toolchain/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
 TOOLCHAIN := .toolchain/.node-$(NODE_VERSION)
 
-.PHONY: install generate check-generated openapi-diff scaffold packages build typecheck lint format release test test-tools run sandbox-init bench bench-shared bench-smoke check-erp erp-diff test-live live-latency clean
+.PHONY: install ci generate fixtures check-generated openapi-diff scaffold packages build typecheck lint format release test test-tools run sandbox-init bench bench-shared bench-smoke check-erp erp-diff test-live live-latency clean
 
 install: $(NPM_STAMP)
 
@@ -20,7 +20,9 @@ $(NPM_STAMP): package.json package-lock.json | $(TOOLCHAIN)
 	npm ci --no-audit --no-fund
 	@touch $(NPM_STAMP)
 
-dist/codegen/.stamp: $(NPM_STAMP) $(shell find codegen packages/gateway/runtime/resource-spec.ts -name '*.ts') tsconfig.codegen.json
+# Compiled afresh: a module moved (a file that became a folder) must not leave its old .js to shadow it.
+dist/codegen/.stamp: $(NPM_STAMP) $(shell find codegen packages/gateway/runtime/resource-spec.ts packages/gateway/runtime/route-kinds.ts -name '*.ts') tsconfig.codegen.json
+	rm -rf dist/codegen
 	tsc -p tsconfig.codegen.json
 	@touch $@
 
@@ -28,11 +30,18 @@ dist/codegen/.stamp: $(NPM_STAMP) $(shell find codegen packages/gateway/runtime/
 generate: dist/codegen/.stamp
 	node dist/codegen/index.js
 
-## check-generated: fail when packages/gateway/generated/ is not what the catalogue produces
-GENERATED := packages/gateway/generated/
-check-generated: generate
+## fixtures: rewrite the expected generated/ tree of every fixture catalogue of the generator's golden
+## tests (tests/fixtures/<case>/catalogue → tests/fixtures/<case>/generated), after changing the
+## generator on purpose: review the diff, it is what the change does to the output
+fixtures: dist/codegen/.stamp
+	@for catalogue in tests/fixtures/*/catalogue; do node dist/codegen/index.js --catalogue "$$catalogue" --out "$${catalogue%/catalogue}/generated" || exit 1; done
+
+## check-generated: fail when a committed build output is not what its sources produce: generated/
+## (from the catalogue) and the release bundle (from runtime/ and generated/, `make release`)
+GENERATED := packages/gateway/generated/ packages/gateway/release/
+check-generated: release
 	@git diff --exit-code --stat -- $(GENERATED) && test -z "$$(git status --porcelain -- $(GENERATED))" \
-	  || (echo "$(GENERATED) differs from what catalogue/ produces: run 'make generate' and commit $(GENERATED)" >&2; exit 1)
+	  || (echo "$(GENERATED) differ from what catalogue/ and runtime/ produce: run 'make release' (it generates first) and commit them" >&2; exit 1)
 
 ## openapi-diff: the breaking-change gate: the OpenAPI document committed at BASE (a git ref; default
 ## HEAD~1) against the one the catalogue generates now, as a changelog classed breaking or additive.
@@ -79,14 +88,22 @@ release: generate $(NPM_STAMP)
 	node scripts/bundle-release.mjs
 
 ## system packages the tests drive: python3 (a real xmlrpc.client), Debian's chromium (docs page) and
-## redis-server (the shared-state suites start their own) and prometheus (its promtool checks the
-## /metrics exposition)
+## redis-server (the shared-state suites start their own), prometheus (its promtool checks the
+## /metrics exposition) and libreoffice-calc (a CSV export opened in a real spreadsheet, headless)
 test-tools:
-	@command -v python3 >/dev/null && [ -x /usr/bin/chromium ] && command -v redis-server >/dev/null && command -v promtool >/dev/null || (apt-get update -qq && apt-get install -y -qq python3 chromium redis-server prometheus)
+	@command -v python3 >/dev/null && [ -x /usr/bin/chromium ] && command -v redis-server >/dev/null && command -v promtool >/dev/null && command -v soffice >/dev/null || (apt-get update -qq && apt-get install -y -qq python3 chromium redis-server prometheus libreoffice-calc)
 
 ## test: every test suite (unit, end to end over real HTTP against the sandbox, python client, browser)
 test: test-tools build typecheck lint
 	jest --ci
+
+## ci: what CI runs (.ci/run is this target): the system packages the tests drive, the install, the
+## committed outputs checked against their sources, the breaking-change gate against the previous
+## commit, then every test suite (make test)
+ci: test-tools install
+	$(MAKE) check-generated
+	$(MAKE) openapi-diff BASE=HEAD~1
+	$(MAKE) test
 
 ## run: the gateway on the sandbox ERP; prints the base URL and a demo API key (Ctrl-C stops both)
 run: build

@@ -8,8 +8,9 @@ import { CatalogueErrors } from './catalogue-error';
 import { emitDomainResources } from './emit/resources';
 import { emitDomainRouter, emitRouterIndex } from './emit/routers';
 import { emitDomainTypes } from './emit/types';
-import { openApiDocument } from './emit/openapi';
-import { DOCS_CSP, emitDocsAssets, emitDocsPage } from './emit/docs-page';
+import { openApiDocument } from './emit/openapi/document';
+import { emitDocsAssets } from './emit/docs-assets';
+import { DOCS_CSP, emitDocsPage } from './emit/docs-page';
 import { emitLlmsTxt } from './emit/llms';
 import { mcpTools } from './emit/mcp-tools';
 import { stableJson, type GeneratedFiles } from './emit/output';
@@ -20,16 +21,18 @@ import type { CatalogueModel } from './model/catalogue-model';
 import { validateCatalogue } from './validate/validate-catalogue';
 
 export interface GenerateOptions {
-  /** Folder of the catalogue files (and of `catalogue.schema.json`). */
+  /** Folder of the catalogue files (and of `catalogue.schema.json`, unless `schemaFile` names it). */
   readonly catalogueDir: string;
   /** Project root, for the paths shown in messages and banners. */
   readonly root: string;
+  /** The catalogue's JSON Schema, when it is not in `catalogueDir` (a fixture catalogue is checked against the project's). */
+  readonly schemaFile?: string;
 }
 
 /** Loads and validates the catalogue; throws `CatalogueErrors` listing every problem. */
 export function readCatalogue(options: GenerateOptions): CatalogueModel {
   const { files, errors } = loadCatalogue(options.catalogueDir, options.root);
-  const schema = JSON.parse(readFileSync(join(options.catalogueDir, 'catalogue.schema.json'), 'utf8')) as object;
+  const schema = JSON.parse(readFileSync(options.schemaFile ?? join(options.catalogueDir, 'catalogue.schema.json'), 'utf8')) as object;
   const api = loadApiVersion(options.catalogueDir, options.root);
   const problems = [...(api.errors ?? []), ...errors, ...(errors.length ? [] : validateCatalogue(files, schema))];
   if (problems.length || api.version === undefined) throw new CatalogueErrors(problems);

@@ -1,8 +1,11 @@
 /**
  * @module Command line of the generator: `make generate` writes the gateway package's `generated/`
- * (packages/gateway/generated); `--check` compares and exits 1 listing stale files, without writing.
+ * (packages/gateway/generated) from `catalogue/`; `--check` compares and exits 1 listing stale
+ * files, without writing. `--catalogue DIR --out DIR` generates another catalogue (checked against
+ * the project's catalogue.schema.json): `make fixtures` writes the expected tree of each fixture
+ * catalogue of the generator's golden tests (tests/fixtures/<case>/catalogue → <case>/generated).
  */
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { CatalogueErrors } from './catalogue-error';
 import { generate } from './generate';
 import { writeGenerated } from './write';
@@ -10,22 +13,35 @@ import { writeGenerated } from './write';
 /** Where the generated modules live: in the gateway package, beside the runtime that imports them. */
 const GENERATED_DIR = join('packages', 'gateway', 'generated');
 
+/** The value following `flag` in `argv`, resolved against `root`; `fallback` when absent. */
+function pathArgument(argv: readonly string[], flag: string, root: string, fallback: string): string {
+  const at = argv.indexOf(flag);
+  if (at < 0) return join(root, fallback);
+  const value = argv[at + 1];
+  if (!value || value.startsWith('--')) throw new Error(`codegen: ${flag} needs a folder`);
+  return resolve(root, value);
+}
+
 function main(argv: readonly string[]): number {
   const check = argv.includes('--check');
   const root = resolve(__dirname, '..', '..');
   const out = process.stdout;
   try {
-    const files = generate({ catalogueDir: join(root, 'catalogue'), root });
-    const report = writeGenerated(join(root, GENERATED_DIR), files, check);
+    const catalogueDir = pathArgument(argv, '--catalogue', root, 'catalogue');
+    const outDir = pathArgument(argv, '--out', root, GENERATED_DIR);
+    const files = generate({ catalogueDir, root, schemaFile: join(root, 'catalogue', 'catalogue.schema.json') });
+    const report = writeGenerated(outDir, files, check);
     if (check) {
       if (report.stale.length) {
-        process.stderr.write(`generated/ is stale (${report.stale.length} file(s)); run 'make generate':\n${report.stale.map((f) => `  ${f}\n`).join('')}`);
+        process.stderr.write(
+          `${relative(root, outDir)}/ is stale (${report.stale.length} file(s)); run 'make generate' (or 'make fixtures'):\n${report.stale.map((f) => `  ${f}\n`).join('')}`,
+        );
         return 1;
       }
-      out.write(`generated/ is up to date (${files.size} files)\n`);
+      out.write(`${relative(root, outDir)}/ is up to date (${files.size} files)\n`);
       return 0;
     }
-    out.write(`generated/: ${files.size} files, ${report.written.length} written, ${report.removed.length} removed\n`);
+    out.write(`${relative(root, outDir)}/: ${files.size} files, ${report.written.length} written, ${report.removed.length} removed\n`);
     return 0;
   } catch (error) {
     if (error instanceof CatalogueErrors) {

@@ -31,6 +31,40 @@ export interface LiveErpSettings {
   /** An administrator's login and key (the differential check reads every record with them). */
   readonly adminLogin?: string;
   readonly adminKey?: string;
+  /**
+   * The rights-restored check: an API account of its own (not the technical one other live runs
+   * use), whose only read right on `resource`'s model comes from `group` (an external id); the
+   * check takes that right away and gives it back with the administrator's key (`ir.model.access`,
+   * `perm_read`). All of it, and the administrator, or the check is skipped.
+   */
+  readonly rights?: { readonly login: string; readonly key: string; readonly group: string; readonly resource: string };
+}
+
+/** What a live run checks and what it cannot, with the reason: known before any test is declared. */
+export interface LivePlan {
+  readonly major: number;
+  /** Why a check does not apply to this ERP or these settings (it is reported skipped with the reason); absent: it runs. */
+  readonly skip: Readonly<Partial<Record<LiveCheck, string>>>;
+}
+
+/** The live checks that need something not every ERP or every set of settings has. */
+export type LiveCheck = 'forbiddenKey' | 'expiredKey' | 'noRead' | 'unreadable' | 'rightsRestored';
+
+/** The settings a plan looks at (which of them are given). */
+export type LivePlanSettings = Pick<LiveErpSettings, 'forbiddenKey' | 'expiredKey' | 'noReadKey' | 'noReadResource' | 'unreadable' | 'rights' | 'adminLogin' | 'adminKey'>;
+
+/** The checks of a run on an ERP of `major` with `settings`, and why the others are skipped. */
+export function livePlan(settings: LivePlanSettings, major: number): LivePlan {
+  const skip: Partial<Record<LiveCheck, string>> = {};
+  if (!settings.forbiddenKey) skip.forbiddenKey = 'LIVE_ERP_FORBIDDEN_KEY unset';
+  if (major < 18) skip.expiredKey = `Odoo ${major} has no key expiry`;
+  else if (!settings.expiredKey) skip.expiredKey = 'LIVE_ERP_EXPIRED_KEY unset';
+  if (!settings.noReadKey || !settings.noReadResource) skip.noRead = 'LIVE_ERP_NO_READ_KEY or LIVE_ERP_NO_READ_RESOURCE unset';
+  if (settings.unreadable.length === 0) skip.unreadable = 'LIVE_ERP_UNREADABLE unset';
+  if (!settings.rights) skip.rightsRestored = 'LIVE_ERP_RIGHTS_LOGIN, LIVE_ERP_RIGHTS_KEY or LIVE_ERP_RIGHTS_GROUP unset';
+  else if (!settings.adminKey || !settings.adminLogin)
+    skip.rightsRestored = 'LIVE_ERP_ADMIN_LOGIN or LIVE_ERP_ADMIN_KEY unset (the rights-restored check changes a right with them)';
+  return { major, skip };
 }
 
 export type LiveSettingsResult = { readonly ok: true; readonly settings: LiveErpSettings } | { readonly ok: false; readonly reason: string };
@@ -57,6 +91,11 @@ export function liveErpSettings(env: NodeJS.ProcessEnv = process.env): LiveSetti
     unreadable.push({ resource: m[1] as string, field: m[2] as string, model: m[3] as string });
   }
   const optional = (name: string): string | undefined => env[name] || undefined;
+  const rightsLogin = optional('LIVE_ERP_RIGHTS_LOGIN');
+  const rightsKey = optional('LIVE_ERP_RIGHTS_KEY');
+  const rightsGroup = optional('LIVE_ERP_RIGHTS_GROUP');
+  const rightsResource = optional('LIVE_ERP_RIGHTS_RESOURCE') ?? 'fleet/vehicles';
+  if (rightsGroup && !/^[a-z0-9_]+\.[a-z0-9_]+$/.test(rightsGroup)) return { ok: false, reason: `LIVE_ERP_RIGHTS_GROUP: '${rightsGroup}' is not an external id (module.name)` };
   return {
     ok: true,
     settings: {
@@ -73,6 +112,7 @@ export function liveErpSettings(env: NodeJS.ProcessEnv = process.env): LiveSetti
       adminLogin: optional('LIVE_ERP_ADMIN_LOGIN'),
       adminKey: optional('LIVE_ERP_ADMIN_KEY'),
       unreadable,
+      ...(rightsLogin && rightsKey && rightsGroup ? { rights: { login: rightsLogin, key: rightsKey, group: rightsGroup, resource: rightsResource } } : {}),
     },
   };
 }

@@ -11,129 +11,17 @@
  * the only filters are the catalogue's, checked again by the API's own query parser.
  */
 import { banner } from '../banner';
-import type { CatalogueModel, DomainModel, FieldModel, FilterModel, ResourceModel } from '../model/catalogue-model';
-import { LIMITS } from '../model/catalogue-model';
-import { filterNote, scopeText, sortableNames } from './llms';
-import { recordSchema } from './record-schema';
-
-type Schema = Record<string, unknown>;
-
-interface ToolDefinition {
-  readonly name: string;
-  readonly title: string;
-  readonly description: string;
-  readonly inputSchema: Schema;
-  readonly outputSchema: Schema;
-  readonly annotations: Schema;
-}
-
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-
-const queryToolName = (domain: string): string => `query_${domain}`;
-
-/** A filter's value as a tool argument: typed JSON rather than query-string text. */
-function filterSchema(filter: FilterModel, resource: ResourceModel): Schema {
-  const note = filterNote(filter, resource);
-  const description = `${filter.op} ${note || filter.description}${filter.deprecated ? ' [deprecated]' : ''}`.trim();
-  switch (filter.type) {
-    case 'integer':
-      return { type: 'integer', description };
-    case 'number':
-      return { type: 'number', description };
-    case 'boolean':
-      return { type: 'boolean', description };
-    case 'enum':
-      return { type: 'string', enum: [...(filter.values ?? [])], description };
-    case 'integer-list':
-      return { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 1, description: `${description} (one of these ids)` };
-    case 'date':
-    case 'date-time':
-      return { type: 'string', description: `${description} (YYYY-MM-DD or ISO 8601 date-time, e.g. ${filter.example})` };
-    default:
-      return { type: 'string', description };
-  }
-}
-
-function filtersSchema(resource: ResourceModel): Schema {
-  const properties: Schema = {};
-  for (const filter of resource.filters) properties[filter.name] = filterSchema(filter, resource);
-  return { title: resource.name, type: 'object', additionalProperties: false, properties };
-}
-
-/** The record schema without descriptions (describe_resource has them) and with no field required but `id`. */
-function outputRecordSchema(resource: ResourceModel): Schema {
-  const schema = recordSchema(resource);
-  const properties: Schema = {};
-  for (const [name, field] of Object.entries(schema['properties'] as Record<string, Schema>)) {
-    const { description: _d, deprecated: _dep, 'x-personal-data': _p, ...rest } = field;
-    properties[name] = rest;
-  }
-  return { type: 'object', additionalProperties: false, required: ['id'], properties };
-}
+import { kindTools, routesOf } from '../kinds/kind-emitters';
+import { queryToolName } from '../kinds/list/query-tool';
+import { LIMITS, type CatalogueModel, type DomainModel, type FieldModel, type FilterModel, type ResourceModel } from '../model/catalogue-model';
+import { filterNote, scopeText, sortableNames } from './describe';
+import { READ_ONLY, resourceArgument, type Schema, type ToolDefinition } from './mcp-tool-parts';
 
 const personalNames = (resource: ResourceModel): string[] => resource.fields.filter((f) => f.personal).map((f) => f.name);
 
-const FIELDS_TEXT = 'Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here.';
-
-function queryTool(domain: DomainModel): ToolDefinition {
-  const names = domain.resources.map((r) => r.name);
-  const fieldNames = [...new Set(domain.resources.flatMap((r) => r.fields.map((f) => f.name)))].sort();
-  const resourceLines = domain.resources.map((r) => `- ${r.name}: ${r.description}`).join('\n');
-  const filtered = domain.resources.filter((r) => r.filters.length);
-  return {
-    name: queryToolName(domain.domain),
-    title: `Query ${domain.title}`,
-    description: `List records of a ${domain.title} resource (${domain.description}) with its named filters, ANDed. Resources:\n${resourceLines}\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.`,
-    inputSchema: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['resource'],
-      properties: {
-        resource: { type: 'string', enum: names, description: 'Which resource of the domain.' },
-        filters: filtered.length
-          ? {
-              type: 'object',
-              description: 'Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.',
-              anyOf: filtered.map(filtersSchema),
-            }
-          : { type: 'object', additionalProperties: false, properties: {}, description: 'No resource of this domain has filters.' },
-        fields: { type: 'array', items: { type: 'string', enum: fieldNames }, minItems: 1, uniqueItems: true, description: FIELDS_TEXT },
-        order: { type: 'string', description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id." },
-        limit: { type: 'integer', minimum: LIMITS.limitMin, maximum: LIMITS.limitMax, description: `Records per page (default ${LIMITS.limitDefault}).` },
-        since_id: {
-          type: 'integer',
-          minimum: LIMITS.sinceIdMin,
-          maximum: LIMITS.int32Max,
-          description: 'Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id.',
-        },
-        total: { type: 'boolean', description: 'Count every matching record in meta.total (default true; false is cheaper).' },
-      },
-    },
-    outputSchema: {
-      type: 'object',
-      required: ['resource', 'data', 'meta'],
-      properties: {
-        resource: { type: 'string', enum: domain.resources.map((r) => r.path) },
-        data: { type: 'array', items: { anyOf: domain.resources.map(outputRecordSchema) } },
-        meta: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            total: { type: 'integer', minimum: 0 },
-            next_since_id: { type: ['integer', 'null'] },
-            personal_fields_omitted: { type: 'array', items: { type: 'string' } },
-          },
-        },
-      },
-    },
-    annotations: { title: `Query ${domain.title}`, ...READ_ONLY },
-  };
-}
-
+/** The tools that read the catalogue itself; the tools that call a route are their kinds' (codegen/kinds/). */
 function catalogueTools(model: CatalogueModel): ToolDefinition[] {
-  const paths = model.domains.flatMap((d) => d.resources.map((r) => r.path));
-  const resourceArg = { type: 'string', enum: paths, description: "The resource, as '<domain>/<resource>' (list_resources lists them)." };
-  const anyRecord = { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } };
+  const resourceArg = resourceArgument(model);
   return [
     {
       name: 'list_resources',
@@ -210,31 +98,6 @@ function catalogueTools(model: CatalogueModel): ToolDefinition[] {
       },
       annotations: { title: 'Describe a resource', ...READ_ONLY },
     },
-    {
-      name: 'get_record',
-      title: 'Get one record',
-      description: 'One record of a resource by its id (not_found when it does not exist or is outside the resource scope).',
-      inputSchema: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['resource', 'id'],
-        properties: {
-          resource: resourceArg,
-          id: { type: 'integer', minimum: 1, maximum: LIMITS.int32Max },
-          fields: { type: 'array', items: { type: 'string' }, minItems: 1, uniqueItems: true, description: FIELDS_TEXT },
-        },
-      },
-      outputSchema: {
-        type: 'object',
-        required: ['resource', 'data'],
-        properties: {
-          resource: { type: 'string', enum: paths },
-          data: anyRecord,
-          meta: { type: 'object', properties: { personal_fields_omitted: { type: 'array', items: { type: 'string' } } } },
-        },
-      },
-      annotations: { title: 'Get one record', ...READ_ONLY },
-    },
   ];
 }
 
@@ -272,7 +135,7 @@ function resourceEntry(domain: DomainModel, resource: ResourceModel): Schema {
     title: resource.title,
     description: resource.description,
     query_tool: queryToolName(domain.domain),
-    routes: [`GET /api/v1/${resource.path}`, `GET /api/v1/${resource.path}/{id}`],
+    routes: routesOf(resource).map((route) => `GET ${route.openApiPath}`),
     default_order: resource.defaultOrderText,
     sortable: sortableNames(resource),
     ...(scope ? { scope: `only records with ${scope}` } : {}),
@@ -282,14 +145,27 @@ function resourceEntry(domain: DomainModel, resource: ResourceModel): Schema {
   };
 }
 
-export function mcpTools(model: CatalogueModel): { 'x-generated-by': string; version: string; tools: ToolDefinition[]; resources: Record<string, Schema> } {
+/** The bounds of one POST to /mcp, served as they are by the runtime (runtime/mcp/mcp-endpoint.ts) and stated in llms.txt. */
+interface McpLimits {
+  readonly batch_max: number;
+  readonly calls_in_flight: number;
+}
+
+export function mcpTools(model: CatalogueModel): {
+  'x-generated-by': string;
+  version: string;
+  limits: McpLimits;
+  tools: ToolDefinition[];
+  resources: Record<string, Schema>;
+} {
   const resources: Record<string, Schema> = {};
   for (const domain of model.domains) for (const resource of domain.resources) resources[resource.path] = resourceEntry(domain, resource);
   return {
     'x-generated-by': banner('catalogue/*.yaml'),
     // The interface version (catalogue/api.yaml): the MCP server announces it as its own.
     version: model.version,
-    tools: [...catalogueTools(model), ...model.domains.map(queryTool)],
+    limits: { batch_max: LIMITS.mcpBatchMax, calls_in_flight: LIMITS.mcpCallsInFlight },
+    tools: [...catalogueTools(model), ...kindTools(model)],
     resources,
   };
 }

@@ -50,6 +50,7 @@ export function listQuerySchema(resource: ResourceModel): object {
     order: { type: 'string', minLength: 1, maxLength: MAX_TEXT },
     fields: { type: 'string', maxLength: MAX_LIST_TEXT },
     format: { type: 'string', enum: ['json', 'csv', 'ndjson'] },
+    csv_formulas: { type: 'string', enum: ['escaped', 'raw'] },
     // A date-time or a token the gateway gave: which of the two, and whether it is valid, is checked at run time.
     changed_since: { type: 'string', minLength: 1, maxLength: 128 },
   };

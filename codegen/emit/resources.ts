@@ -4,8 +4,9 @@
  */
 import type { DomainModel, ResourceModel } from '../model/catalogue-model';
 import { domainResourcesConstName, recordTypeName, resourceConstName } from '../model/names';
-import type { ResourceSpec } from '../../packages/gateway/runtime/resource-spec';
-import { detailQuerySchema, listQuerySchema } from './query-schema';
+import type { QuerySchemas, ResourceSpec } from '../../packages/gateway/runtime/resource-spec';
+import type { RouteKind } from '../../packages/gateway/runtime/route-kinds';
+import { KIND_EMITTERS } from '../kinds/kind-emitters';
 import { literal, printSourceFile } from './ts-printer';
 
 function resourceSpec(resource: ResourceModel): ResourceSpec {
@@ -21,9 +22,15 @@ function resourceSpec(resource: ResourceModel): ResourceSpec {
     sortable: resource.sortable,
     deprecated: resource.deprecated,
     ...(resource.cache ? { cache: resource.cache } : {}),
-    listQuerySchema: listQuerySchema(resource),
-    detailQuerySchema: detailQuerySchema(resource),
+    ...querySchemas(resource),
   };
+}
+
+/** The query schema of each kind's route, `<kind>QuerySchema`, in the kinds' order. */
+function querySchemas(resource: ResourceModel): QuerySchemas {
+  const schemas: Record<string, object> = {};
+  for (const kind of Object.keys(KIND_EMITTERS) as RouteKind[]) schemas[`${kind}QuerySchema`] = KIND_EMITTERS[kind].querySchema(resource);
+  return schemas as QuerySchemas;
 }
 
 export function emitDomainResources(domain: DomainModel): string {

@@ -1,12 +1,14 @@
 /**
- * @module `generated/routers/<domain>.ts`: an Express router per domain that registers the list and
- * detail route of each resource on the runtime's generic handlers, and `generated/routers/index.ts`
- * listing them all. Built as ts-morph structures (imports, a function, constants), one array item per
- * line, so the output reads like hand-written code.
+ * @module `generated/routers/<domain>.ts`: the table of a domain's routes, each resource's routes
+ * (one per kind of route that applies to it, codegen/kinds/) with their paths, and
+ * `generated/routers/index.ts` listing every domain's at its mount path. The runtime mounts each
+ * route on its kind's handler (data-routes/route-table.ts). Built as ts-morph structures (imports,
+ * constants), one array item per line, so the output reads like hand-written code.
  */
 import { StructureKind, VariableDeclarationKind, type ImportDeclarationStructure, type VariableStatementStructure, type WriterFunction } from 'ts-morph';
 import type { CatalogueModel, DomainModel } from '../model/catalogue-model';
-import { domainResourcesConstName, resourceConstName, routerFactoryName } from '../model/names';
+import { routesOf } from '../kinds/kind-emitters';
+import { domainResourcesConstName, domainRoutesConstName, resourceConstName } from '../model/names';
 import { printSourceFile } from './ts-printer';
 
 const RUNTIME = '../../runtime';
@@ -38,26 +40,20 @@ function exportedConst(name: string, type: string, initializer: WriterFunction, 
 
 export function emitDomainRouter(domain: DomainModel): string {
   const constants = domain.resources.map((r) => resourceConstName(domain.domain, r.name));
-  const routes = domain.resources.flatMap((resource) => {
-    const constant = resourceConstName(domain.domain, resource.name);
-    return [`router.get('/${resource.name}', handlers.list(${constant}));`, `router.get('/${resource.name}/:id', handlers.detail(${constant}));`];
-  });
+  const routes = domain.resources.flatMap((resource) =>
+    routesOf(resource).map((route) => `{ path: '${route.path}', kind: '${route.kind}', resource: ${resourceConstName(domain.domain, resource.name)} }`),
+  );
   return printSourceFile(
     {
       statements: [
-        importOf('express', ['Router'], true),
-        importOf(`${RUNTIME}/http/exact-routing`, ['exactRouter']),
-        importOf(`${RUNTIME}/resource-handlers`, ['ResourceHandlers'], true),
+        importOf(`${RUNTIME}/data-routes/route-table`, ['DataRoute'], true),
         importOf(`../resources/${domain.domain}`, constants),
-        {
-          kind: StructureKind.Function,
-          isExported: true,
-          name: routerFactoryName(domain.domain),
-          docs: [`Routes of the ${domain.domain} domain (${domain.resources.length * 2} GET routes), mounted at /api/v1/${domain.domain}.`],
-          parameters: [{ name: 'handlers', type: 'ResourceHandlers' }],
-          returnType: 'Router',
-          statements: ['const router = exactRouter();', ...routes, 'return router;'],
-        },
+        exportedConst(
+          domainRoutesConstName(domain.domain),
+          'readonly DataRoute[]',
+          arrayOf(routes),
+          `Routes of the ${domain.domain} domain (${routes.length} GET routes), mounted at /api/v1/${domain.domain}: each path with the kind of route that serves it.`,
+        ),
       ],
     },
     domain.file,
@@ -68,15 +64,14 @@ export function emitRouterIndex(model: CatalogueModel): string {
   return printSourceFile(
     {
       statements: [
-        importOf('express', ['Router'], true),
-        importOf(`${RUNTIME}/resource-handlers`, ['ResourceHandlers'], true),
+        importOf(`${RUNTIME}/data-routes/route-table`, ['DomainRoutes'], true),
         importOf(`${RUNTIME}/resource-spec`, ['ResourceSpec'], true),
-        ...model.domains.flatMap((d) => [importOf(`./${d.domain}`, [routerFactoryName(d.domain)]), importOf(`../resources/${d.domain}`, [domainResourcesConstName(d.domain)])]),
+        ...model.domains.flatMap((d) => [importOf(`./${d.domain}`, [domainRoutesConstName(d.domain)]), importOf(`../resources/${d.domain}`, [domainResourcesConstName(d.domain)])]),
         exportedConst(
-          'DOMAIN_ROUTERS',
-          'readonly { readonly mount: string; readonly create: (handlers: ResourceHandlers) => Router }[]',
-          arrayOf(model.domains.map((d) => `{ mount: '/${d.domain}', create: ${routerFactoryName(d.domain)} }`)),
-          'Every domain router with the path it is mounted at, in domain order.',
+          'DOMAIN_ROUTES',
+          'readonly DomainRoutes[]',
+          arrayOf(model.domains.map((d) => `{ mount: '/${d.domain}', routes: ${domainRoutesConstName(d.domain)} }`)),
+          "Every domain's routes with the path they are mounted at, in domain order.",
         ),
         exportedConst(
           'RESOURCES',

@@ -2,7 +2,7 @@
  * @module The normalised catalogue every emitter reads: domains and resources sorted, every
  * default resolved, every ERP mapping in the runtime's own shape.
  */
-import type { FieldSpec, FilterSpec, ResourceSpec } from '../../packages/gateway/runtime/resource-spec';
+import type { FieldSpec, FilterSpec, QuerySchemas, ResourceSpec } from '../../packages/gateway/runtime/resource-spec';
 
 export interface FieldModel extends FieldSpec {
   readonly description: string;
@@ -15,7 +15,7 @@ export interface FilterModel extends FilterSpec {
   readonly example: string;
 }
 
-export interface ResourceModel extends Omit<ResourceSpec, 'fields' | 'filters' | 'listQuerySchema' | 'detailQuerySchema'> {
+export interface ResourceModel extends Omit<ResourceSpec, 'fields' | 'filters' | keyof QuerySchemas> {
   readonly title: string;
   readonly description: string;
   readonly fields: readonly FieldModel[];
@@ -41,7 +41,7 @@ export interface CatalogueModel {
 }
 
 /** Common parameters of list routes (interface spec, "Query parameters common to list routes"). */
-export const COMMON_LIST_PARAMETERS = ['limit', 'offset', 'since_id', 'total', 'order', 'fields', 'format', 'changed_since'] as const;
+export const COMMON_LIST_PARAMETERS = ['limit', 'offset', 'since_id', 'total', 'order', 'fields', 'format', 'csv_formulas', 'changed_since'] as const;
 
 export const LIMITS = Object.freeze({
   limitDefault: 50,
@@ -51,4 +51,8 @@ export const LIMITS = Object.freeze({
   sinceIdMin: 0,
   /** XML-RPC integers are 32-bit: no id, offset or cursor beyond this can be sent to the ERP. */
   int32Max: 2147483647,
+  /** JSON-RPC messages in one POST to /mcp (a batch): more is refused before any tool runs. */
+  mcpBatchMax: 16,
+  /** Tool calls of one POST to /mcp that run at once; the others of its batch wait their turn. */
+  mcpCallsInFlight: 4,
 });

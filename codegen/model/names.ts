@@ -23,10 +23,9 @@ function constantName(...parts: string[]): string {
 export const recordTypeName = (domain: string, resource: string): string => `${pascalName(domain, resource)}Record`;
 /** Constant holding a resource's spec: `FLEET_FUEL_LOGS`. */
 export const resourceConstName = (domain: string, resource: string): string => constantName(domain, resource);
-/** operationIds: `listFleetFuelLogs`, `getFleetFuelLogs`. */
-export const listOperationId = (domain: string, resource: string): string => `list${pascalName(domain, resource)}`;
-export const detailOperationId = (domain: string, resource: string): string => `get${pascalName(domain, resource)}`;
+/** operationIds, a verb per kind of route: `listFleetFuelLogs`, `getFleetFuelLogs`. */
+export const operationId = (verb: string, domain: string, resource: string): string => `${verb}${pascalName(domain, resource)}`;
 /** Constant listing a domain's resources: `FLEET_RESOURCES`. */
 export const domainResourcesConstName = (domain: string): string => `${constantName(domain)}_RESOURCES`;
-/** Router factory of a domain: `createFleetRouter`. */
-export const routerFactoryName = (domain: string): string => `create${pascalName(domain)}Router`;
+/** Constant listing a domain's routes: `FLEET_ROUTES`. */
+export const domainRoutesConstName = (domain: string): string => `${constantName(domain)}_ROUTES`;

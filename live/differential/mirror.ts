@@ -23,12 +23,23 @@ export type Snapshot = ReadonlyMap<string, ReadonlyMap<number, LiveRecord>>;
 /** Rows whose numeric field is NULL (read as 0), by model and field. */
 export type NullNumbers = ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<number>>>;
 
+/** Rows whose datetime keeps a fraction of a second that reads cut off, by model and field. */
+export type Fractions = ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<number>>>;
+
+/**
+ * What the mirror stores for a datetime the live ERP keeps with a fraction of a second. Only the
+ * fraction's presence shows through the API (a read cuts it, a whole-second bound compares with it),
+ * never its value: any fraction answers the series alike.
+ */
+const SOME_FRACTION = '.500000';
+
 const NUMERIC = new Set(['integer', 'float', 'monetary']);
 const NO_ARCHIVE_FILTER = { active_test: false };
 
-export async function readSnapshot(live: Side, schema: Schema, major: number): Promise<{ snapshot: Snapshot; nulls: NullNumbers }> {
+export async function readSnapshot(live: Side, schema: Schema, major: number): Promise<{ snapshot: Snapshot; nulls: NullNumbers; fractions: Fractions }> {
   const snapshot = new Map<string, Map<number, LiveRecord>>();
   const nulls = new Map<string, Map<string, Set<number>>>();
+  const fractions = new Map<string, Map<string, Set<number>>>();
   for (const model of schema.models.values()) {
     const ids = (await mustCall(live, { kind: 'execute', model: model.name, method: 'search', kwargs: { domain: [], order: 'id', context: NO_ARCHIVE_FILTER } })) as number[];
     const names = model.fields.map((f) => f.name);
@@ -43,8 +54,27 @@ export async function readSnapshot(live: Side, schema: Schema, major: number): P
       if (found.size) perField.set(field.name, found);
     }
     nulls.set(model.name, perField);
+    const withFractions = new Map<string, Set<number>>();
+    for (const field of major < 19 ? model.mirrored.filter((f) => f.type === 'datetime') : []) {
+      const found = await fractionRows(live, model.name, field.name, records);
+      if (found.size) withFractions.set(field.name, found);
+    }
+    fractions.set(model.name, withFractions);
   }
-  return { snapshot, nulls };
+  return { snapshot, nulls, fractions };
+}
+
+/**
+ * Rows whose datetime holds a fraction of a second. Reads cut it; 17/18 compare a domain's value
+ * with the stored one exactly (19 compares whole seconds, so there it never shows): the rows that
+ * `in` the whole-second values read do not match are the ones with a fraction.
+ */
+async function fractionRows(live: Side, model: string, field: string, records: readonly LiveRecord[]): Promise<Set<number>> {
+  const read = records.filter((r) => typeof r[field] === 'string');
+  if (!read.length) return new Set();
+  const values = [...new Set(read.map((r) => r[field] as string))];
+  const whole = new Set((await mustCall(live, { kind: 'execute', model, method: 'search', kwargs: { domain: [[field, 'in', values]], context: NO_ARCHIVE_FILTER } })) as number[]);
+  return new Set(read.map((r) => r['id'] as number).filter((id) => !whole.has(id)));
 }
 
 /** A live value as the sandbox column stores it. */
@@ -74,8 +104,9 @@ export function nullPrefix(first: readonly number[], last: readonly number[]): S
   return new Set();
 }
 
-function columnValue(field: FieldInfo, value: unknown, isNull = false): string | number | null {
+function columnValue(field: FieldInfo, value: unknown, isNull = false, withFraction = false): string | number | null {
   if (isNull) return null;
+  if (withFraction && typeof value === 'string') return `${value}${SOME_FRACTION}`;
   switch (field.type) {
     case 'many2one':
       return Array.isArray(value) ? (value[0] as number) : typeof value === 'number' ? value : null;
@@ -103,6 +134,8 @@ export interface MirrorOptions {
   readonly schema: Schema;
   readonly snapshot: Snapshot;
   readonly nulls: NullNumbers;
+  /** Datetimes kept with a fraction of a second (17/18), stored with one so that domains compare as live. */
+  readonly fractions?: Fractions;
   /** `tz`/`lang` by uid, from the accounts' own `context_get` (user preference columns). */
   readonly preferences?: ReadonlyMap<number, Readonly<Record<string, unknown>>>;
   readonly version: OdooVersion;
@@ -116,7 +149,9 @@ export function buildMirror(options: MirrorOptions): MirrorKeys {
   try {
     db.exec('BEGIN');
     createTables(db, options.registry);
-    for (const model of options.schema.models.values()) loadModel(db, model, options.snapshot.get(model.name)!, options.nulls.get(model.name));
+    for (const model of options.schema.models.values()) {
+      loadModel(db, model, options.snapshot.get(model.name)!, options.nulls.get(model.name), options.fractions?.get(model.name));
+    }
     const users = [...(options.snapshot.get('res.users')?.values() ?? [])];
     const uidOf = (login: string): number | false => (users.find((u) => u['login'] === login)?.['id'] as number | undefined) ?? false;
     attachSecurity(db, options.registry, uidOf);
@@ -145,7 +180,13 @@ export function buildMirror(options: MirrorOptions): MirrorKeys {
   }
 }
 
-function loadModel(db: ReturnType<typeof openDatabase>, model: CommonModel, records: ReadonlyMap<number, LiveRecord>, nulls?: ReadonlyMap<string, ReadonlySet<number>>): void {
+function loadModel(
+  db: ReturnType<typeof openDatabase>,
+  model: CommonModel,
+  records: ReadonlyMap<number, LiveRecord>,
+  nulls?: ReadonlyMap<string, ReadonlySet<number>>,
+  fractions?: ReadonlyMap<string, ReadonlySet<number>>,
+): void {
   const stored = model.mirrored.filter((f) => f.store);
   const columns = stored.map((f) => f.name);
   const preferences = model.name === 'res.users' ? USER_PREFERENCE_COLUMNS.filter((c) => model.live[c] && !columns.includes(c)) : [];
@@ -153,7 +194,7 @@ function loadModel(db: ReturnType<typeof openDatabase>, model: CommonModel, reco
   const insert = db.prepare(`INSERT INTO ${quoteIdent(model.sandbox.table)} (${all.map(quoteIdent).join(', ')}) VALUES (${all.map(() => '?').join(', ')})`);
   for (const record of records.values()) {
     const id = record['id'] as number;
-    const values = stored.map((f) => columnValue(f, record[f.name], nulls?.get(f.name)?.has(id) ?? false));
+    const values = stored.map((f) => columnValue(f, record[f.name], nulls?.get(f.name)?.has(id) ?? false, fractions?.get(f.name)?.has(id) ?? false));
     for (const column of preferences) values.push(record[column] === false || record[column] === undefined ? null : String(record[column]));
     insert.run(...values);
   }

@@ -68,12 +68,12 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   const registry = options.registry ?? loadRegistry();
   progress(`live Odoo ${version.text}: reading the common models`);
   const schema = await discoverSchema(live, registry, options.models);
-  const { snapshot, nulls } = await readSnapshot(live, schema, major);
+  const { snapshot, nulls, fractions } = await readSnapshot(live, schema, major);
   const dir = mkdtempSync(join(tmpdir(), 'odg-erp-diff-'));
   try {
     const dbPath = join(dir, 'mirror.db');
     const preferences = await userPreferences(live);
-    const mirror = buildMirror({ path: dbPath, registry, schema, snapshot, nulls, preferences, version: major as OdooVersion });
+    const mirror = buildMirror({ path: dbPath, registry, schema, snapshot, nulls, fractions, preferences, version: major as OdooVersion });
     const sandbox = await startSandbox({ dbPath, version: major as OdooVersion, database: settings.database });
     try {
       const twin: Side = { label: 'sandbox', url: sandbox.url, database: sandbox.database, major, logins: live.logins, uids: mirror.uids, keys: mirror.keys };

@@ -109,6 +109,11 @@ function modelCalls(model: CommonModel, input: SeriesInput, add: Add): void {
   }
 }
 
+/** `field op value` for each comparison operator. */
+function compared(f: string, value: unknown): Leaf[] {
+  return (['=', '!=', '<', '<=', '>', '>='] as const).map((operator): Leaf => [f, operator, value]);
+}
+
 function middle<T>(values: readonly T[]): T | undefined {
   return values[Math.floor(values.length / 2)];
 }
@@ -141,12 +146,7 @@ function leavesFor(field: FieldInfo, raw: readonly unknown[], model: CommonModel
       const sub = v.slice(1, 4);
       return [
         ...leaves,
-        [f, '=', v],
-        [f, '!=', v],
-        [f, '<', v],
-        [f, '<=', v],
-        [f, '>', v],
-        [f, '>=', v],
+        ...compared(f, v),
         [f, 'like', sub],
         [f, 'ilike', sub.toUpperCase()],
         [f, 'not like', sub],
@@ -163,22 +163,7 @@ function leavesFor(field: FieldInfo, raw: readonly unknown[], model: CommonModel
     case 'float':
     case 'monetary': {
       const n = typeof v === 'number' ? v : 1;
-      return [
-        ...nulls,
-        [f, '=', 0],
-        [f, '!=', 0],
-        [f, '=', n],
-        [f, '!=', n],
-        [f, '<', n],
-        [f, '<=', n],
-        [f, '>', n],
-        [f, '>=', n],
-        [f, '<', 1],
-        [f, '>=', 0],
-        [f, 'in', [n, 0]],
-        [f, 'not in', [n]],
-        [f, '=?', n],
-      ];
+      return [...nulls, [f, '=', 0], [f, '!=', 0], ...compared(f, n), [f, '<', 1], [f, '>=', 0], [f, 'in', [n, 0]], [f, 'not in', [n]], [f, '=?', n]];
     }
     case 'boolean':
       return [
@@ -193,22 +178,15 @@ function leavesFor(field: FieldInfo, raw: readonly unknown[], model: CommonModel
     case 'date': {
       const leaves: Leaf[] = [...nulls, [f, '<', false]];
       if (typeof v !== 'string') return leaves;
-      return [...leaves, [f, '=', v], [f, '!=', v], [f, '<', v], [f, '<=', v], [f, '>', v], [f, '>=', v], [f, 'in', [v]], [f, 'not in', [v]]];
+      return [...leaves, ...compared(f, v), [f, 'in', [v]], [f, 'not in', [v]]];
     }
     case 'datetime': {
       if (typeof v !== 'string') return nulls;
       const day = v.slice(0, 10);
-      // Odoo stamps create_date/write_date with microseconds that reads round off; before 19 a
-      // domain compares them exactly, so a value read back matches nothing there. The mirror holds
-      // whole seconds only: equality on them would compare the mirror, not the behaviour.
-      const exact: Leaf[] =
-        input.major < 19 && (f === 'create_date' || f === 'write_date')
-          ? []
-          : [
-              [f, '=', v],
-              [f, '!=', v],
-            ];
-      return [...nulls, ...exact, [f, '<', v], [f, '>=', v], [f, '<', day], [f, '<=', day], [f, '>', day], [f, '>=', day], [f, '=', day]];
+      // Odoo keeps fractions of a second (create_date, write_date, values from datetime.now()) that
+      // reads cut off; before 19 a domain compares them exactly, so a value read back may match
+      // nothing there. The mirror learns which rows have one (mirror.ts, `fractionRows`).
+      return [...nulls, ...compared(f, v), [f, '<', day], [f, '<=', day], [f, '>', day], [f, '>=', day], [f, '=', day]];
     }
     case 'selection': {
       const leaves: Leaf[] = [...nulls];

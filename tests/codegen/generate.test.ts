@@ -1,15 +1,17 @@
 /**
  * Generation is deterministic, `generated/` in the repository is exactly what the catalogue
- * produces, and the OpenAPI document is valid 3.1 with the 90 data routes.
+ * produces, and the OpenAPI document is valid 3.1 with the two data routes of every catalogue
+ * resource (counted from the catalogue, so that adding a resource is a change of its YAML only).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generate } from '../../codegen/generate';
+import { generate, readCatalogue } from '../../codegen/generate';
 import { writeGenerated } from '../../codegen/write';
 
 const root = join(__dirname, '..', '..');
 const options = { catalogueDir: join(root, 'catalogue'), root };
+const resources = readCatalogue(options).domains.flatMap((d) => d.resources);
 
 describe('generate', () => {
   const first = generate(options);
@@ -31,15 +33,16 @@ describe('generate', () => {
     }
   });
 
-  it('describes the 90 data routes in OpenAPI 3.1.0, version 1.0.0', () => {
+  it('describes the two data routes of every resource in OpenAPI 3.1.0, version 1.0.0', () => {
     const openapi = JSON.parse(first.get('openapi.json') as string);
     expect(openapi.openapi).toBe('3.1.0');
     expect(openapi.info.version).toBe('1.0.0');
     const paths = Object.keys(openapi.paths);
-    expect(paths.length).toBe(90);
+    expect(resources.length).toBeGreaterThan(0);
+    expect(paths.length).toBe(2 * resources.length);
     expect(paths.every((p) => p.startsWith('/api/v1/'))).toBe(true);
     const operationIds = paths.map((p) => openapi.paths[p].get.operationId);
-    expect(new Set(operationIds).size).toBe(90);
+    expect(new Set(operationIds).size).toBe(2 * resources.length);
   });
 
   it('passes a real OpenAPI 3.1 validator', () => {

@@ -5,6 +5,7 @@
  */
 import request from 'supertest';
 import { COMMON_LIST_PARAMETERS, type ResourceModel } from '../../codegen/model/catalogue-model';
+import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
 import { catalogue, createDocsApp } from './docs-app';
 
 interface Parameter {
@@ -50,9 +51,10 @@ function section(resource: ResourceModel): string {
 }
 
 describe('the documents cover the catalogue', () => {
-  it('has 45 resources in 11 domains to check', () => {
-    expect(model.domains).toHaveLength(11);
-    expect(resources).toHaveLength(45);
+  it('has the resources the gateway serves to check, in every domain', () => {
+    expect(resources.length).toBeGreaterThan(0);
+    expect(resources.map((r) => r.path)).toEqual(RESOURCES.map((r) => r.path));
+    for (const domain of model.domains) expect(domain.resources.length).toBeGreaterThan(0);
   });
 
   it('lists exactly the catalogue routes in openapi.json, each with its parameters', () => {

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import request from 'supertest';
-import { createDocsApp, DOC_PATHS, inlineBlocks, PUBLIC_BASE_URL } from './docs-app';
+import { catalogue, createDocsApp, DOC_PATHS, inlineBlocks, PUBLIC_BASE_URL } from './docs-app';
 
 const app = createDocsApp();
 
@@ -72,7 +72,7 @@ describe('documentation routes', () => {
     expect(text).toContain(`POST ${PUBLIC_BASE_URL}/mcp`);
     expect(text).toMatch(/429, 503: wait `Retry-After` seconds/);
     expect(text).toContain('stop at `"next_since_id": null`');
-    expect(text.match(/\nExample record \(shape only\): \{/g)).toHaveLength(45);
+    expect(text.match(/\nExample record \(shape only\): \{/g)).toHaveLength(catalogue().domains.flatMap((d) => d.resources).length);
   });
 
   it('replaces {base_url} by the public base URL in the page and in llms.txt', async () => {

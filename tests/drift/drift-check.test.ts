@@ -26,10 +26,36 @@ describe(runDriftCheck.name, () => {
   it.each([
     ['JSON-2 on Odoo 19', 'json2', 19],
     ['XML-RPC on Odoo 19', 'xmlrpc', 19],
-    ['JSON-RPC on Odoo 17', 'jsonrpc', 17],
   ] as const)('finds no drift on the plain sandbox (%s)', async (_name, transport, version) => {
     const result = await check(undefined, transport, version);
     expect(result).toEqual({ ok: true, problems: [], models: expect.any(Number) });
+  });
+
+  // What a real Odoo 17 and 18 show (docs/compatibility.md): the catalogue names 19's order states,
+  // and 17 and 18 also lock an order in `done`; 17 cannot sort on a company-dependent field.
+  it.each([
+    ['JSON-RPC on Odoo 17', 'jsonrpc', 17],
+    ['XML-RPC on Odoo 18', 'xmlrpc', 18],
+  ] as const)("finds only the version's own differences on the plain sandbox (%s)", async (_name, transport, version) => {
+    const result = await check(undefined, transport, version);
+    const locked = (resource: string) => ({
+      resource,
+      kind: 'selection_unknown_to_catalogue',
+      model: 'purchase.order',
+      field: 'state',
+      detail: "ERP value(s) 'done' not in the catalogue enum (a response would break the OpenAPI document)",
+      uses: ['field state', 'filter state'],
+    });
+    const unsortable = {
+      resource: 'analytic/dimensions',
+      kind: 'not_sortable',
+      model: 'account.analytic.plan',
+      field: 'default_applicability',
+      detail: 'the ERP cannot sort on account.analytic.plan.default_applicability',
+      uses: ['order applicability'],
+    };
+    const problems = [...(version === 17 ? [unsortable] : []), locked('purchase/order-lines'), locked('purchase/orders')];
+    expect(result).toEqual({ ok: true, problems, models: expect.any(Number) });
   });
 });
 

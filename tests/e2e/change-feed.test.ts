@@ -87,6 +87,14 @@ describe('change feed', () => {
     const page = await feed('fleet/vehicles?fields=plate', since, 50);
     expect(page.meta.removed_ids).toEqual([a]);
     expect(page.data).toEqual([{ id: b, plate: 'STILL-HERE' }]);
+    // With every field, the odometer (a model the account never reads) is named while records carry it;
+    // a page holding only the removal carries no record, so it names nothing.
+    const full = await feed('fleet/vehicles', since, 50);
+    expect(full.meta).toMatchObject({ removed_ids: [a], unreadable_fields: ['odometer'] });
+    expect(a).toBeLessThan(b);
+    const onlyRemoval = await stack.get(`/api/v1/fleet/vehicles?changed_since=${encodeURIComponent(since)}&limit=1`);
+    expect([onlyRemoval.body.data, onlyRemoval.body.meta.removed_ids, onlyRemoval.body.meta.unreadable_fields]).toEqual([[], [a], undefined]);
+    expect(onlyRemoval.headers['x-unreadable-fields']).toBeUndefined();
     const ndjson = await stack
       .get(`/api/v1/fleet/vehicles?format=ndjson&fields=plate&changed_since=${encodeURIComponent(since)}`)
       .buffer(true)
@@ -173,6 +181,44 @@ describe('change feed', () => {
     const res = await stack.get(`/api/v1/stock/pickings?${query}`);
     expect(res.status).toBe(status);
     expect(res.body.error.message).toContain(message);
+  });
+});
+
+describe('change feed positions in the future', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+
+  const token = (second: number, afterId = 0) => `v1.${Buffer.from(`${second}:${afterId}`).toString('base64url')}`;
+  const nowSecond = () => Math.floor(Date.now() / 1000);
+
+  // A forged token of the year 33658 (the largest second a token can hold), a date-time next year, a
+  // token ten minutes ahead: none can be a position a gateway gave, and a sync keeping one would never
+  // see another change. Refused in the error envelope, as JSON pages and as exports, never echoed back.
+  it.each([
+    ['a forged token of the year 33658', () => token(999_999_999_999, 7)],
+    ['a token ten minutes ahead', () => token(nowSecond() + 600)],
+    ['a date-time next year', () => `${new Date().getUTCFullYear() + 1}-01-01T00:00:00Z`],
+    ['a date-time past the tolerance', () => new Date((nowSecond() + 120) * 1000).toISOString()],
+    ['the last date-time there is', () => '9999-12-31T23:59:59Z'],
+  ])('refuses %s with 422, without echoing it', async (_name, position) => {
+    const since = position();
+    for (const format of ['', '&format=ndjson', '&format=csv']) {
+      const res = await stack.get(`/api/v1/stock/pickings?changed_since=${encodeURIComponent(since)}${format}`);
+      expect([format, res.status, res.body.error?.code]).toEqual([format, 422, 'invalid_value']);
+      expect(res.body.error.message).toContain('in the future');
+      expect(JSON.stringify(res.body)).not.toContain(since);
+      expect(res.headers['x-next-changed-since']).toBeUndefined();
+    }
+  });
+
+  it('accepts a position within the clock tolerance (a client clock running 30 s ahead): nothing yet, and where to go on from', async () => {
+    const ahead = new Date((nowSecond() + 30) * 1000).toISOString();
+    const res = await stack.get(`/api/v1/stock/pickings?changed_since=${encodeURIComponent(ahead)}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ data: [], meta: { more_changes: false, removed_ids: [] } });
   });
 });
 

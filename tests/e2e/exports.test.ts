@@ -72,6 +72,26 @@ describe('exports', () => {
     expect(python.slice(1)).toEqual(wanted.map((row) => row.map((value) => value ?? '')));
   });
 
+  it("csv_formulas=raw: every text as the ERP holds it, formulas included (the default puts a ' before them)", async () => {
+    const expected = await jsonList('stock/pickings', '&fields=origin');
+    const raw = await loadCsvWithDuckDb((await exportText('/api/v1/stock/pickings?fields=origin&csv_formulas=raw', 'text/csv')).text);
+    expect(raw.rows).toEqual(expected.map((record) => [String(record.id), csvText(record['origin'], 'raw')]));
+    expect(raw.rows.some((row) => row[1] === '=1+1')).toBe(true);
+    const escaped = await loadCsvWithDuckDb((await exportText('/api/v1/stock/pickings?fields=origin&csv_formulas=escaped', 'text/csv')).text);
+    expect(escaped.rows.some((row) => row[1] === "'=1+1")).toBe(true);
+    expect(escaped.rows.some((row) => row[1] === '=1+1')).toBe(false);
+  });
+
+  it.each([
+    ['format=json&csv_formulas=raw', 400],
+    ['format=ndjson&csv_formulas=raw', 400],
+    ['csv_formulas=raw', 400],
+    ['format=csv&csv_formulas=yes', 422],
+  ])('csv_formulas only with a CSV export, escaped or raw: %s is %i', async (query, status) => {
+    const res = await stack.get(`/api/v1/stock/pickings?${query}`);
+    expect([res.status, res.body.error.message]).toEqual([status, expect.stringContaining('csv_formulas')]);
+  });
+
   it('keeps an empty text apart from a null in CSV, and writes arrays as JSON text', async () => {
     const expected = await jsonList('it/tickets');
     const withArray = expected.find((record) => Array.isArray(record['assignees']) && (record['assignees'] as unknown[]).length > 0);

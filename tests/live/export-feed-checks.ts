@@ -161,7 +161,7 @@ export function describeExportAndFeedChecks(suite: SuiteAccess, resources: reado
         // Records of one second are paged by id, so a walk takes about one call per `limit` records, plus one per second cut.
         if (calls > 2 * Math.ceil(inFeedOrder.length / limit) + 5) throw new Error(`the change feed of ${path} did not catch up after ${calls} calls`);
         const page = await suite.ok(`/api/v1/${path}?changed_since=${encodeURIComponent(token)}&limit=${limit}`);
-        const meta = expectChangeMeta(page.meta);
+        const meta = expectChangeMeta(page.meta, page.data);
         expect(page.data.length + meta.removed_ids.length).toBeLessThanOrEqual(limit);
         const cursor = parseChangedSince(meta.next_changed_since);
         if (previous) expect([path, notBefore(cursor, previous)]).toEqual([path, true]);
@@ -174,7 +174,7 @@ export function describeExportAndFeedChecks(suite: SuiteAccess, resources: reado
       }
 
       const caughtUp = await suite.ok(`/api/v1/${path}?changed_since=${encodeURIComponent(token)}&limit=${limit}`);
-      const last = expectChangeMeta(caughtUp.meta);
+      const last = expectChangeMeta(caughtUp.meta, caughtUp.data);
       expect([caughtUp.data, last.removed_ids, last.more_changes]).toEqual([[], [], false]);
       expect([path, notBefore(parseChangedSince(last.next_changed_since), previous as Cursor)]).toEqual([path, true]);
 
@@ -203,11 +203,20 @@ export function describeExportAndFeedChecks(suite: SuiteAccess, resources: reado
     });
   });
 
-  /** The feed's `meta`: exactly the three members the README shows, of their types (nothing of a list page's). */
-  function expectChangeMeta(meta: Record<string, unknown>): ChangeMeta {
-    expect(Object.keys(meta).sort()).toEqual(['more_changes', 'next_changed_since', 'removed_ids']);
-    expect(meta).toEqual({ next_changed_since: expect.stringMatching(/^\S+$/), more_changes: expect.any(Boolean), removed_ids: expect.any(Array) });
+  /**
+   * The feed's `meta`: exactly the three members the README shows, of their types (nothing of a list
+   * page's), and `unreadable_fields` when the page's records hold nulls for want of a read right:
+   * then those fields are null in every record of the page.
+   */
+  function expectChangeMeta(meta: Record<string, unknown>, data: readonly Row[]): ChangeMeta {
+    const { unreadable_fields: unreadable, ...rest } = meta;
+    expect(Object.keys(rest).sort()).toEqual(['more_changes', 'next_changed_since', 'removed_ids']);
+    expect(rest).toEqual({ next_changed_since: expect.stringMatching(/^\S+$/), more_changes: expect.any(Boolean), removed_ids: expect.any(Array) });
     for (const id of meta['removed_ids'] as unknown[]) expect(Number.isInteger(id)).toBe(true);
+    if (unreadable !== undefined) {
+      expect([unreadable, data.length > 0]).toEqual([expect.arrayContaining([expect.any(String)]), true]);
+      for (const row of data) for (const field of unreadable as string[]) expect([row.id, field, row[field]]).toEqual([row.id, field, null]);
+    }
     return meta as ChangeMeta;
   }
 }

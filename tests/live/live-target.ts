@@ -12,6 +12,7 @@ import { ErpClient, ErpStats } from '@ops-data-gateway/gateway/runtime/erp/erp-c
 import type { ErpCall } from '@ops-data-gateway/gateway/runtime/erp/transport';
 import type { ResourceSpec } from '@ops-data-gateway/gateway/runtime/resource-spec';
 import type { LiveErpSettings, LiveTransport } from '../../live/settings';
+import { ErpWriter } from '../support/erp-writes';
 import { startGateway, type RunningGateway } from '../support/gateway';
 
 export interface LiveTarget {
@@ -27,7 +28,19 @@ export interface LiveTarget {
   gapsOf(resource: ResourceSpec): DriftGaps;
   /** A read call straight to the ERP as the technical account (not through the gateway). */
   erp(call: ErpCall): Promise<unknown>;
+  /** Another gateway in front of the same ERP, over the same transport, with `login` as its technical login. */
+  startGatewayAs(login: string, env?: Readonly<Record<string, string>>): Promise<RunningGateway>;
+  /** The rights-restored check's account and its switch; absent when the settings give none. */
+  readonly rights?: RightsSwitch;
   close(): Promise<void>;
+}
+
+/** An API account of the rights-restored check, and how an administrator takes its read right on `resource`'s model away and gives it back. */
+export interface RightsSwitch {
+  readonly login: string;
+  readonly key: string;
+  readonly resource: string;
+  setRead(allowed: boolean): Promise<void>;
 }
 
 export async function startLiveTarget(settings: LiveErpSettings, transport: LiveTransport, env: Readonly<Record<string, string>> = {}): Promise<LiveTarget> {
@@ -55,6 +68,9 @@ export async function startLiveTarget(settings: LiveErpSettings, transport: Live
     startDriftCheck: true,
   });
   const gaps = new Map(RESOURCES.map((r) => [r, driftGapsOf(r, check.problems)]));
+  const rights = settings.rights;
+  const model = rights && RESOURCES.find((r) => r.path === rights.resource)?.model;
+  if (rights && !model) throw new Error(`LIVE_ERP_RIGHTS_RESOURCE: no resource ${rights.resource} in the catalogue`);
   return {
     settings,
     transport,
@@ -64,6 +80,81 @@ export async function startLiveTarget(settings: LiveErpSettings, transport: Live
     served: RESOURCES.filter((r) => !gaps.get(r)?.unavailable),
     gapsOf: (resource) => gaps.get(resource) as DriftGaps,
     erp: (call) => direct.call({ uid, key: settings.key }, call, stats),
+    startGatewayAs: (login, extra = {}) =>
+      startGateway({ erpUrl: settings.url, database: settings.database, login, transport, env: { ...erpEnv, ERP_LOGIN: login, ...env, ...extra } }),
+    ...(rights && model && settings.adminLogin && settings.adminKey
+      ? { rights: { ...rights, setRead: adminReadRight(settings.url, settings.database, settings.adminLogin, settings.adminKey, rights.group, model) } }
+      : {}),
     close: () => gateway.close(),
   };
+}
+
+/**
+ * What an administrator does to take a group's read right on a model away or give it back, over
+ * Odoo's external API (JSON-RPC, every version): `ir.model.access.write({'perm_read': …})` on the
+ * group's access row of the model (exactly one, or the set-up is wrong). The gateway never writes:
+ * this is the test acting as the administrator.
+ */
+function adminReadRight(url: string, database: string, login: string, key: string, group: string, model: string): (allowed: boolean) => Promise<void> {
+  const rpc = async (service: string, method: string, args: unknown[]): Promise<unknown> => {
+    const response = await fetch(`${url}/jsonrpc`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service, method, args } }),
+      signal: AbortSignal.timeout(60_000),
+    });
+    const body = (await response.json()) as { result?: unknown; error?: { data?: { message?: string } } };
+    if (body.error) throw new Error(`the administrator's ${method} failed: ${body.error.data?.message ?? JSON.stringify(body.error)}`);
+    return body.result;
+  };
+  let rows: Promise<{ uid: number; ids: number[] }> | undefined;
+  const accessRows = async () => {
+    const uid = await rpc('common', 'authenticate', [database, login, key, {}]);
+    if (typeof uid !== 'number') throw new Error(`LIVE_ERP_ADMIN_KEY is refused for ${login}`);
+    const execute = (m: string, method: string, args: unknown[], kwargs: object) => rpc('object', 'execute_kw', [database, uid, key, m, method, args, kwargs]);
+    const [module, name] = group.split('.') as [string, string];
+    const refs = (await execute(
+      'ir.model.data',
+      'search_read',
+      [
+        [
+          ['module', '=', module],
+          ['name', '=', name],
+          ['model', '=', 'res.groups'],
+        ],
+      ],
+      { fields: ['res_id'] },
+    )) as { res_id: number }[];
+    if (refs.length !== 1) throw new Error(`LIVE_ERP_RIGHTS_GROUP: no group ${group} in the ERP`);
+    const ids = (await execute(
+      'ir.model.access',
+      'search',
+      [
+        [
+          ['group_id', '=', refs[0]?.res_id],
+          ['model_id.model', '=', model],
+        ],
+      ],
+      {},
+    )) as number[];
+    if (ids.length !== 1) throw new Error(`LIVE_ERP_RIGHTS_GROUP: ${group} has ${ids.length} access rows on ${model}, not one (docs/compatibility.md)`);
+    return { uid, ids };
+  };
+  return async (allowed) => {
+    rows ??= accessRows();
+    const { uid, ids } = await rows;
+    await rpc('object', 'execute_kw', [database, uid, key, 'ir.model.access', 'write', [ids, { perm_read: allowed }], {}]);
+  };
+}
+
+/**
+ * The rights switch of a sandbox standing in for a live ERP: `group`'s access row on `resource`'s
+ * model changed in the sandbox's tables, as an administrator's `ir.model.access.write` would (the
+ * sandbox refuses writes over its API, like the rights an API account has).
+ */
+export function sandboxRightsSwitch(dbPath: string, account: { login: string; key: string }, group: string, resource: string): RightsSwitch & { close(): void } {
+  const model = RESOURCES.find((r) => r.path === resource)?.model;
+  if (!model) throw new Error(`no resource ${resource} in the catalogue`);
+  const erp = new ErpWriter(dbPath);
+  return { ...account, resource, setRead: async (allowed) => erp.setReadRight(group, model, allowed), close: () => erp.close() };
 }

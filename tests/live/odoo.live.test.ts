@@ -11,7 +11,7 @@
  * with LIVE_ERP_RESOURCES or LIVE_ERP_TRANSPORTS.
  */
 import { execFileSync } from 'node:child_process';
-import { liveErpSettings, transportsOf, type LiveTransport } from '../../live/settings';
+import { liveErpSettings, livePlan, transportsOf, type LiveTransport } from '../../live/settings';
 import { describeLiveSuite, STOCK_ODOO_RESOURCES } from './resource-suite';
 import { startLiveTarget } from './live-target';
 
@@ -21,11 +21,13 @@ if (!found.ok) {
   it.skip(`live ERP suites skipped: ${found.reason}; see docs/compatibility.md`, () => undefined);
 } else {
   const settings = found.settings;
-  const transports: readonly LiveTransport[] = settings.transports ?? transportsOf(majorVersionOf(settings.url));
+  // Which checks apply to this ERP is known before any test is declared: the rest are reported skipped, with the reason.
+  const plan = livePlan(settings, majorVersionOf(settings.url));
+  const transports: readonly LiveTransport[] = settings.transports ?? transportsOf(plan.major);
   const only = process.env['LIVE_ERP_RESOURCES']?.split(',').map((s) => s.trim());
   for (const transport of transports) {
     const resources = only ?? STOCK_ODOO_RESOURCES;
-    describeLiveSuite(`live ERP ${settings.url} (${settings.database}) over ${transport}`, () => startLiveTarget(settings, transport), resources, {
+    describeLiveSuite(`live ERP ${settings.url} (${settings.database}) over ${transport}`, () => startLiveTarget(settings, transport), plan, resources, {
       exportsAndFeed: resources,
     });
   }

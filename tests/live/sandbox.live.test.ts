@@ -10,10 +10,27 @@
  * three resources of the 17 run (the feed and exports over XML-RPC, as a 17 answers them).
  */
 import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
-import type { LiveErpSettings } from '../../live/settings';
+import { livePlan, type LiveErpSettings, type LivePlanSettings } from '../../live/settings';
 import { startStack, type Stack } from '../support/stack';
 import { describeLiveSuite, STOCK_ODOO_RESOURCES } from './resource-suite';
-import { startLiveTarget, type LiveTarget } from './live-target';
+import { sandboxRightsSwitch, startLiveTarget, type LiveTarget } from './live-target';
+
+/**
+ * What the sandbox stands in with: every optional setting a live Odoo can be given. The rights check
+ * uses the technical account (this stack is the suite's own) and the group that gives it its read
+ * rights, switched in the sandbox's tables as an administrator's `ir.model.access.write` would.
+ */
+const GIVEN = 'given by the sandbox stack';
+const SANDBOX_SETTINGS: LivePlanSettings = {
+  forbiddenKey: GIVEN,
+  expiredKey: GIVEN,
+  noReadKey: GIVEN,
+  noReadResource: GIVEN,
+  unreadable: [{ resource: 'fleet/vehicles', field: 'odometer', model: 'fleet.vehicle.odometer' }],
+  rights: { login: GIVEN, key: GIVEN, group: 'ops_api.group_data_reader', resource: 'fleet/vehicles' },
+  adminLogin: GIVEN,
+  adminKey: GIVEN,
+};
 
 async function sandboxAsLiveErp(version: 17 | 19, transport: 'json2' | 'xmlrpc'): Promise<LiveTarget> {
   const stack: Stack = await startStack({ version });
@@ -26,12 +43,16 @@ async function sandboxAsLiveErp(version: 17 | 19, transport: 'json2' | 'xmlrpc')
     expiredKey: stack.keys.expired,
     noReadKey: stack.keys.no_read.key,
     noReadResource: stack.keys.no_read.resource,
-    unreadable: [{ resource: 'fleet/vehicles', field: 'odometer', model: 'fleet.vehicle.odometer' }],
+    unreadable: SANDBOX_SETTINGS.unreadable,
   };
   const target = await startLiveTarget(settings, transport);
+  const { group, resource } = SANDBOX_SETTINGS.rights as NonNullable<LivePlanSettings['rights']>;
+  const rights = sandboxRightsSwitch(stack.dbPath, { login: settings.login, key: settings.key }, group, resource);
   return {
     ...target,
+    rights,
     close: async () => {
+      rights.close();
       await target.close();
       await stack.close();
     },
@@ -41,9 +62,14 @@ async function sandboxAsLiveErp(version: 17 | 19, transport: 'json2' | 'xmlrpc')
 describeLiveSuite(
   'the live suite on the sandbox as Odoo 19 over JSON-2',
   () => sandboxAsLiveErp(19, 'json2'),
+  livePlan(SANDBOX_SETTINGS, 19),
   RESOURCES.map((r) => r.path),
   { exportsAndFeed: [...STOCK_ODOO_RESOURCES, 'it/tickets'] },
 );
-describeLiveSuite('the live suite on the sandbox as Odoo 17 over XML-RPC', () => sandboxAsLiveErp(17, 'xmlrpc'), ['fleet/vehicles', 'purchase/orders', 'stock/pickings'], {
-  exportsAndFeed: ['fleet/vehicles', 'purchase/orders', 'stock/pickings'],
-});
+describeLiveSuite(
+  'the live suite on the sandbox as Odoo 17 over XML-RPC',
+  () => sandboxAsLiveErp(17, 'xmlrpc'),
+  livePlan(SANDBOX_SETTINGS, 17),
+  ['fleet/vehicles', 'purchase/orders', 'stock/pickings'],
+  { exportsAndFeed: ['fleet/vehicles', 'purchase/orders', 'stock/pickings'] },
+);

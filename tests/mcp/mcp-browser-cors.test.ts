@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
 import { startStack, type Stack } from '../support/stack';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -88,7 +89,8 @@ describeBrowser('MCP from a page in Chromium, with CORS_ORIGINS', () => {
   it('lists the tools and calls one from the allowed origin', async () => {
     const listed = await postFrom(allowed.origin, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect('status' in listed && listed.status).toBe(200);
-    expect((listed as { body: { result: { tools: unknown[] } } }).body.result.tools).toHaveLength(14);
+    // The three catalogue tools and one query tool per domain.
+    expect((listed as { body: { result: { tools: unknown[] } } }).body.result.tools).toHaveLength(3 + new Set(RESOURCES.map((r) => r.domain)).size);
     // The request id is an exposed header: a page can quote it.
     expect((listed as { requestId: string | null }).requestId).toMatch(/^[0-9a-f-]{16,}$/i);
     const called = await postFrom(allowed.origin, {

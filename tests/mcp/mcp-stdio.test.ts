@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
 import { catalogue } from '../docs/docs-app';
 import { startStack, type Stack } from '../support/stack';
 
@@ -39,14 +40,15 @@ describe('npm run mcp (stdio, bridged to the gateway)', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(tools).toEqual(((await http.json()) as { result: { tools: unknown[] } }).result.tools);
-    expect(tools).toHaveLength(14);
+    // The three catalogue tools and one query tool per domain.
+    expect(tools).toHaveLength(3 + catalogue().domains.length);
     // The version it announces is the gateway's: the interface version of the catalogue.
     expect(client.getServerVersion()).toMatchObject({ name: 'ops-data-gateway', version: catalogue().version });
   });
 
   it('calls every kind of tool: list, describe, query with a filter and the cursor to the end, get', async () => {
     const listed = (await call('list_resources', {})).structuredContent as { resources: unknown[] };
-    expect(listed.resources).toHaveLength(45);
+    expect(listed.resources).toHaveLength(catalogue().domains.flatMap((d) => d.resources).length);
     const described = (await call('describe_resource', { resource: 'fleet/vehicles' })).structuredContent as { filters: { name: string }[] };
     expect(described.filters.map((f) => f.name)).toContain('insurance_expiry_before');
     const ids: number[] = [];
@@ -61,7 +63,21 @@ describe('npm run mcp (stdio, bridged to the gateway)', () => {
     const all = await stack.get('/api/v1/fleet/vehicles?insurance_expiry_before=2027-01-01&since_id=0&limit=200&total=false&fields=id');
     expect(ids).toEqual((all.body as { data: { id: number }[] }).data.map((r) => r.id));
     const record = await call('get_record', { resource: 'fleet/vehicles', id: ids[0] as number });
-    expect(record.structuredContent).toEqual({ resource: 'fleet/vehicles', data: (await stack.get(`/api/v1/fleet/vehicles/${ids[0]}`)).body.data });
+    // The detail route's record, but for the personal data the tools leave out unless named (the driver).
+    const personal =
+      RESOURCES.find((r) => r.path === 'fleet/vehicles')
+        ?.fields.filter((f) => f.personal)
+        .map((f) => f.name) ?? [];
+    expect(personal).toContain('driver');
+    const detail = (await stack.get(`/api/v1/fleet/vehicles/${ids[0]}`)).body as {
+      data: Record<string, unknown>;
+      meta: Record<string, unknown>;
+    };
+    expect(record.structuredContent).toEqual({
+      resource: 'fleet/vehicles',
+      data: Object.fromEntries(Object.entries(detail.data).filter(([name]) => !personal.includes(name))),
+      meta: { ...detail.meta, personal_fields_omitted: personal },
+    });
   });
 
   it('passes a bad filter value back as the API tool error', async () => {
@@ -70,6 +86,17 @@ describe('npm run mcp (stdio, bridged to the gateway)', () => {
     const error = JSON.parse((result.content[0] as { text: string }).text).error;
     expect(error).toMatchObject({ code: 'invalid_value', status: 422 });
     expect(error.message).toBe((await stack.get('/api/v1/fleet/vehicles?insurance_expiry_before=soon')).body.error.message);
+  });
+
+  it('answers a prototype name as an unknown one through the bridge: a resource, and an argument named __proto__', async () => {
+    const errorOf = (result: CallToolResult) => [result.isError, JSON.parse((result.content[0] as { text: string }).text).error];
+    const unknownResource = errorOf(await call('get_record', { resource: 'zz_unknown', id: 1 }));
+    expect(unknownResource).toEqual([true, expect.objectContaining({ code: 'bad_request', status: 400 })]);
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty'])
+      expect(errorOf(await call('get_record', { resource: name, id: 1 }))).toEqual([true, { ...unknownResource[1], message: expect.stringContaining(JSON.stringify(name)) }]);
+    // JSON.parse keeps "__proto__" as an own key (an object literal would set the prototype instead).
+    const args = JSON.parse('{"resource": "fleet/vehicles", "id": 1, "__proto__": 1}') as Record<string, unknown>;
+    expect(errorOf(await call('get_record', args))).toEqual([true, { code: 'bad_request', status: 400, message: expect.stringContaining("Unknown argument '__proto__'") }]);
   });
 
   it('stops with a message on stderr when the gateway refuses the key', async () => {

@@ -5,7 +5,7 @@
  * carries the key to the ERP. The sandbox's clock is moved to expire a key; a fault proxy in
  * forward mode shows which key checks (`context_get` over JSON-2) reach the ERP.
  */
-import { Authenticator } from '@ops-data-gateway/gateway/runtime/auth';
+import { Authenticator } from '@ops-data-gateway/gateway/runtime/admission/auth';
 import { loadConfig } from '@ops-data-gateway/gateway/runtime/config';
 import { ErpClient, ErpStats } from '@ops-data-gateway/gateway/runtime/erp/erp-client';
 import { TtlCache } from '@ops-data-gateway/gateway/runtime/ttl-cache';

@@ -8,7 +8,7 @@
  * capped for all addresses together, and refused keys never evict accepted ones from the cache.
  */
 import request from 'supertest';
-import { AuthFailureLimit } from '@ops-data-gateway/gateway/runtime/http/auth-failure-limit';
+import { AuthFailureLimit } from '@ops-data-gateway/gateway/runtime/admission/auth-failure-limit';
 import { GatewayError } from '@ops-data-gateway/gateway/runtime/errors';
 import type { FaultProxy } from '../support/fault-proxy';
 import { expectDocumented } from '../support/openapi-responses';

@@ -1,5 +1,5 @@
 /**
- * Hostile input on all 90 data routes, property-based (fast-check): generated query strings, paths,
+ * Hostile input on every data route (two per catalogue resource), property-based (fast-check): generated query strings, paths,
  * methods and headers (see support/hostile-requests.ts). With a healthy ERP, every answer is within
  * the timeout, never 5xx, in the error envelope (HTML for 405), carries `nosniff`, is described by
  * the OpenAPI document, and the ERP receives only what the catalogue defines: no field name,
@@ -58,7 +58,7 @@ function misspeltRoute(req: HostileRequest): string | undefined {
   return spelled !== pathname && !routeNamed(pathname, req.resource) && routeNamed(spelled, req.resource) ? spelled : undefined;
 }
 
-describe('hostile input on the 90 data routes', () => {
+describe(`hostile input on the ${2 * RESOURCES.length} data routes`, () => {
   let stack: Stack;
   let client: KeepAliveClient;
 

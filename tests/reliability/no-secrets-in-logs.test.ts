@@ -1,7 +1,7 @@
 /**
  * Keys and personal data are never written to the log (decision D10, and the README's promise on
  * keys). Every log line of one gateway is captured across its success paths (personal data read from
- * events/registrations, travel/trips and it/tickets), 401, 403, a key misplaced in the URL, the ERP
+ * every route that has some, as the catalogue flags it), 401, 403, a key misplaced in the URL, the ERP
  * down or answering garbage, the ERP's own error quoting a record's e-mail, and the crash path (an
  * ERP answer of the wrong shape, 502; the crash path itself is proven on the error handler below); then none of the keys and
  * none of the personal values may appear in any line. The error handler's own guard against logging
@@ -18,7 +18,8 @@ import type { FaultProxy } from '../support/fault-proxy';
 import { startStackBehindProxy, type Stack } from '../support/stack';
 import { mintKey } from './support/sandbox-keys';
 
-const PERSONAL_ROUTES = ['events/registrations', 'travel/trips', 'it/tickets'];
+/** Every route with personal data, as the catalogue flags it. */
+const PERSONAL_ROUTES = RESOURCES.filter((r) => r.fields.some((f) => f.personal)).map((r) => r.path);
 
 describe('no key and no personal data in the log', () => {
   let stack: Stack;

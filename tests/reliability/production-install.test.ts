@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
 import { createDriftDatabase, gatewayEnv, type DriftDatabase } from '../drift/support/drift-sandbox';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process';
 
@@ -105,7 +106,9 @@ describe('a clone installed with npm ci --omit=dev', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(mcp.status).toBe(200);
-    expect(((await mcp.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(14);
+    // The three catalogue tools and one query tool per domain.
+    const toolCount = 3 + new Set(RESOURCES.map((r) => r.domain)).size;
+    expect(((await mcp.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(toolCount);
     // And the stdio entry (npm run mcp) runs from the clone, bridging to that gateway.
     const client = new Client({ name: 'production-install', version: '1.0.0' });
     await client.connect(
@@ -117,7 +120,7 @@ describe('a clone installed with npm ci --omit=dev', () => {
       }),
     );
     try {
-      expect((await client.listTools()).tools).toHaveLength(14);
+      expect((await client.listTools()).tools).toHaveLength(toolCount);
     } finally {
       await client.close();
     }

@@ -1,6 +1,7 @@
 /**
  * WORKERS=3 on the real process (`node packages/gateway/dist/runtime/main.js`): three workers share the port and each
- * answers requests; a worker killed is started again and the gateway keeps answering; on SIGTERM
+ * answers requests; a worker killed is started again and the gateway keeps answering, and no counter
+ * of the primary's /metrics goes down across the death (a scrape before, one after); on SIGTERM
  * every worker stops accepting and finishes its requests in flight (200 each), and the gateway exits 0.
  * Requests are held in flight by a fault proxy delaying the ERP's answers.
  */
@@ -57,6 +58,25 @@ describe(`WORKERS=${WORKERS}: several gateway processes sharing the port`, () =>
     await stack?.close();
   });
 
+  /** Every series of the counters and histograms in one scrape of /metrics, by its name and labels. */
+  const monotonicSeries = async (): Promise<Map<string, number>> => {
+    const lines = (await (await fetch(metricsUrl)).text()).split('\n');
+    const monotonic = new Set(lines.filter((line) => /^# TYPE \S+ (counter|histogram)$/.test(line)).map((line) => line.split(' ')[2] as string));
+    const series = new Map<string, number>();
+    for (const line of lines) {
+      if (line.startsWith('#') || !line.trim()) continue;
+      const name = line.split(/[{ ]/)[0] as string;
+      if (monotonic.has(name) || monotonic.has(name.replace(/_(bucket|sum|count)$/, '')))
+        series.set(line.slice(0, line.lastIndexOf(' ')), Number(line.slice(line.lastIndexOf(' ') + 1)));
+    }
+    return series;
+  };
+  /** The requests to PATH's route the gateway has counted, in one scrape. */
+  const requestCount = (series: Map<string, number>) =>
+    [...series]
+      .filter(([name]) => name.startsWith('odg_http_request_duration_seconds_count{') && name.includes('route="/api/v1/fleet/vehicles/{id}"'))
+      .reduce((sum, [, value]) => sum + value, 0);
+
   it('answers from every worker', async () => {
     for (let i = 0; i < 3 * WORKERS; i++) expect((await get(`${gateway.url}${PATH}`, stack.keys.valid, ownConnection())).status).toBe(200);
     // Each request line names the worker that answered (logs are flushed every second).
@@ -86,13 +106,26 @@ describe(`WORKERS=${WORKERS}: several gateway processes sharing the port`, () =>
     expect(info.map((line) => line.slice(line.lastIndexOf(' ') + 1))).toEqual(['1']);
   });
 
-  it('starts a worker again when one dies, and keeps answering', async () => {
+  it('starts a worker again when one dies, keeps answering, and no counter of /metrics goes down (the dead worker keeps its last counts)', async () => {
+    // Every worker has answered requests since the scrapes of the tests before: the victim has counts of its own.
+    for (let i = 0; i < 3 * WORKERS; i++) expect((await get(`${gateway.url}${PATH}`, stack.keys.valid, ownConnection())).status).toBe(200);
+    const answeredBy = (pid: number) => logOf(gateway).filter((line) => line['pid'] === pid && line['route'] !== undefined).length;
+    await waitFor(() => listeningPids(gateway).every((pid) => answeredBy(pid) > 0), 3000);
+    const before = await monotonicSeries();
+    const requestsBefore = requestCount(before);
     const [victim] = listeningPids(gateway);
     process.kill(victim as number, 'SIGKILL');
     await waitFor(() => listeningPids(gateway).length === WORKERS + 1, 10000);
     // The primary's own line comes with its next flush (its output is buffered, as every process's is).
     await waitFor(() => logOf(gateway).some((line) => line['msg'] === 'worker exited: starting another' && line['signal'] === 'SIGKILL'), 3000);
+    const after = await monotonicSeries();
+    // Every counter and histogram series of the first scrape, in the second, at least as high.
+    const lower = [...before].filter(([series, value]) => !((after.get(series) ?? -1) >= value));
+    expect(lower).toEqual([]);
+    // The victim's own requests are still counted (not merely equal by chance: it had answered some).
+    expect(requestCount(after)).toBe(requestsBefore);
     for (let i = 0; i < 2 * WORKERS; i++) expect((await get(`${gateway.url}${PATH}`, stack.keys.valid, ownConnection())).status).toBe(200);
+    expect(requestCount(await monotonicSeries())).toBe(requestsBefore + 2 * WORKERS);
   });
 
   it('on SIGTERM every worker finishes its requests in flight with 200, new connections are refused, and the gateway exits 0', async () => {

@@ -4,7 +4,7 @@
  * nothing when the budget has no room (the answers in flight come first).
  */
 import { MemoryCacheStore } from '@ops-data-gateway/gateway/runtime/cache/memory-store';
-import { MemoryBudget } from '@ops-data-gateway/gateway/runtime/erp/memory-budget';
+import { MemoryBudget } from '@ops-data-gateway/gateway/runtime/admission/memory-budget';
 
 const answer = (bytes: number) => ({ body: Buffer.alloc(bytes, 0x61), etag: '"x"', storedAt: Date.now(), headers: {} });
 

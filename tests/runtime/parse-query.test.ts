@@ -104,13 +104,25 @@ describe(QueryParser.name, () => {
     expect(query.filters[0]?.value).toBe('50\\%\\_off\\\\');
   });
 
+  // A bound holds on the value the client sees: the ERP keeps fractions of a second it answers cut
+  // to the second, so "through t" is sent as "< the next second" (or the next day), "from t" as ">= t"
+  // rounded up to a whole second.
   it.each([
-    ['a date-only after on a datetime field covers the day from 00:00:00Z', { start_after: '2026-03-01' }, '2026-03-01 00:00:00'],
-    ['a date-only before on a datetime field covers the day through 23:59:59Z', { start_before: '2026-03-01' }, '2026-03-01 23:59:59'],
-    ['a date-time with an offset is converted to UTC', { start_after: '2026-03-01T10:30:00+02:00' }, '2026-03-01 08:30:00'],
-    ['a date-time in Z is kept', { start_before: '2026-03-01T10:30:15Z' }, '2026-03-01 10:30:15'],
-  ])('%s (D15)', (_name, raw, value) => {
-    expect(reservations.parseList(raw).filters[0]?.value).toBe(value);
+    ['a date-only after on a datetime field covers the day from 00:00:00Z', { start_after: '2026-03-01' }, ['>=', '2026-03-01 00:00:00']],
+    ['a date-only before on a datetime field covers the whole day, its last fraction of a second included', { start_before: '2026-03-01' }, ['<', '2026-03-02 00:00:00']],
+    ['a date-time with an offset is converted to UTC', { start_after: '2026-03-01T10:30:00+02:00' }, ['>=', '2026-03-01 08:30:00']],
+    ['a date-time before includes every fraction of its second', { start_before: '2026-03-01T10:30:15Z' }, ['<', '2026-03-01 10:30:16']],
+    ['a before with a fraction includes the records shown at its second', { start_before: '2026-03-01T10:30:15.5Z' }, ['<', '2026-03-01 10:30:16']],
+    ['an after with a fraction starts at the next second (a record shown at 10:30:15 is before it)', { start_after: '2026-03-01T10:30:15.5Z' }, ['>=', '2026-03-01 10:30:16']],
+    ['an after with a zero fraction is its second', { start_after: '2026-03-01T10:30:15.000Z' }, ['>=', '2026-03-01 10:30:15']],
+    ['a before on the last day of a year goes on to the next year', { start_before: '2026-12-31T23:59:59Z' }, ['<', '2027-01-01 00:00:00']],
+    ['a before past the last datetime the ERP holds covers every set value', { start_before: '9999-12-31' }, ['>=', '0001-01-01 00:00:00']],
+    ['an after past the last datetime the ERP holds matches nothing', { start_after: '9999-12-31T23:59:59.5Z' }, ['<', '0001-01-01 00:00:00']],
+    ['a year before 100 is that year', { start_after: '0050-06-01' }, ['>=', '0050-06-01 00:00:00']],
+  ])('%s (D15)', (_name, raw, leaf) => {
+    const query = reservations.parseList(raw);
+    const name = Object.keys(raw)[0] as string;
+    expect(compileDomain(FLEET_RESERVATIONS, query.filters).at(-1)).toEqual([FLEET_RESERVATIONS.filters.find((f) => f.name === name)?.erp, ...leaf]);
   });
 
   it('compiles scope, filters and cursor into one AND domain', () => {

@@ -72,10 +72,16 @@ export function loadCsvWithPython(csv: string): string[][] {
   }
 }
 
-/** A JSON record value as the export's CSV documents it: null stays null (an empty field), arrays as JSON text. */
-export function csvText(value: unknown): string | null {
+/** What a spreadsheet would read as a formula at the start of a text (OWASP's list, and the full-width forms). */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/**
+ * A JSON record value as the export's CSV documents it: null stays null (an empty field), arrays as
+ * JSON text; a text a spreadsheet would read as a formula with a `'` in front, unless `csv_formulas=raw`.
+ */
+export function csvText(value: unknown, formulas: 'escaped' | 'raw' = 'escaped'): string | null {
   if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return formulas === 'escaped' && FORMULA_START.test(value) ? `'${value}` : value;
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }

@@ -52,3 +52,36 @@ export function probe(filter: FilterSpec, field: FieldSpec, sample: unknown): [s
       return undefined;
   }
 }
+
+/** A bound to send to a date-time filter, and whether a value the client sees must then match. */
+export interface DatetimeBound {
+  readonly value: string;
+  readonly holds: (value: unknown) => boolean;
+}
+
+/**
+ * Bounds of a date-time filter (`*_after`, `*_before`) that records sit on exactly: for each of
+ * `count` values the client sees (spread over the distinct ones, the last included), the value itself
+ * (to the second: every record shown at it matches, whatever fraction of a second the ERP keeps), its
+ * day alone (D15: the whole day), and the value with half a second (through it: the records shown at
+ * its second; from it: only later ones). A record is judged by the value it is shown with, which
+ * is what a client filters on.
+ */
+export function datetimeBounds(filter: FilterSpec, shown: readonly unknown[], count = 2): DatetimeBound[] {
+  const distinct = [...new Set(shown.filter((v): v is string => typeof v === 'string'))].sort();
+  if (distinct.length === 0) return [];
+  const picks = new Set(Array.from({ length: count }, (_, i) => distinct[Math.floor(((i + 1) * (distinct.length - 1)) / count)] as string));
+  const through = filter.op === '<=';
+  const bounds: DatetimeBound[] = [];
+  for (const at of picks) {
+    const day = at.slice(0, 10);
+    const half = at.replace(/Z$/, '.5Z');
+    const inDay = (v: string) => (through ? v.slice(0, 10) <= day : v.slice(0, 10) >= day);
+    bounds.push(
+      { value: at, holds: (v) => typeof v === 'string' && (through ? v <= at : v >= at) },
+      { value: day, holds: (v) => typeof v === 'string' && inDay(v) },
+      { value: half, holds: (v) => typeof v === 'string' && (through ? v <= at : v > at) },
+    );
+  }
+  return bounds;
+}

@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createApp } from '@ops-data-gateway/gateway/runtime/app';
 import { loadConfig } from '@ops-data-gateway/gateway/runtime/config';
-import { createGatewayServer } from '@ops-data-gateway/gateway/runtime/http/harden-server';
+import { createGatewayServer } from '@ops-data-gateway/gateway/runtime/server/harden-server';
 import type { DriftStatus } from '@ops-data-gateway/gateway/runtime/drift/drift-monitor';
 import type { ErpCall } from '@ops-data-gateway/gateway/runtime/erp/transport';
 import { createLogger } from '@ops-data-gateway/gateway/runtime/log';

@@ -26,7 +26,11 @@ export interface RedisServer {
   /** SIGSTOP: the server keeps its connections but answers nothing until `resume`. */
   pause(): void;
   resume(): void;
-  /** Resolves once `clients` connections (the test's own client included) are open, or after 5 s. */
+  /**
+   * Resolves once exactly `clients` connections (the test's own client included) are open: the
+   * gateways connected, those of gateways closed before gone. Throws after 30 s (a loaded machine
+   * may take seconds): a gateway not yet connected would count alone, and the test would mean nothing.
+   */
   waitForClients(clients: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -113,11 +117,15 @@ export async function startRedisServer(): Promise<RedisServer> {
     resume: () => child.kill('SIGCONT'),
     async waitForClients(clients) {
       // A gateway connects in the background (start-up never waits for Redis): until then it counts alone.
-      for (let i = 0; i < 100; i++) {
-        const list = String(await client.call('CLIENT', 'LIST'));
-        if (list.trim().split('\n').length >= clients) return;
+      let open = 0;
+      for (const until = performance.now() + 30000; performance.now() < until; ) {
+        open = String(await client.call('CLIENT', 'LIST'))
+          .trim()
+          .split('\n').length;
+        if (open === clients) return;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+      throw new Error(`redis-server: ${open} connections after 30 s, ${clients} expected`);
     },
     async stop() {
       client.disconnect();

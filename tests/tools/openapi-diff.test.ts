@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCatalogue } from '../../codegen/generate';
-import { openApiDocument } from '../../codegen/emit/openapi';
+import { openApiDocument } from '../../codegen/emit/openapi/document';
 import { openApiDiff } from '../../tools/openapi-diff/cli';
 
 const root = join(__dirname, '..', '..');

@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { LiveErpSettings } from '../../live/settings';
+import { livePlan, type LiveErpSettings } from '../../live/settings';
 import type { LiveTarget } from '../live/live-target';
 import type * as ResourceSuite from '../live/resource-suite';
 import type * as LiveTargetModule from '../live/live-target';
@@ -25,8 +25,8 @@ import type * as GeneratedRouters from '@ops-data-gateway/gateway/generated/rout
 
 const root = join(__dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'odg-scaffold-sandbox-'));
-// The generated routers import express, found through the project's node_modules, and the runtime's
-// router factory (../../runtime/http/exact-routing from generated/routers/), found where it is beside them.
+// The generated files import the runtime (../../runtime from generated/routers/, types only today) and may
+// import packages (the project's node_modules): both are found where they are beside them.
 symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
 symlinkSync(join(root, 'packages', 'gateway', 'runtime'), join(work, 'runtime'));
 const prepared = JSON.parse(
@@ -37,7 +37,7 @@ jest.doMock('@ops-data-gateway/gateway/generated/routers/index', () => jest.requ
 jest.doMock('@ops-data-gateway/gateway/generated/openapi.json', () => jest.requireActual(join(generated, 'openapi.json')));
 jest.doMock('@ops-data-gateway/gateway/generated/docs-assets', () => jest.requireActual(join(generated, 'docs-assets')));
 const { describeLiveSuite } = require('../live/resource-suite') as typeof ResourceSuite;
-const { startLiveTarget } = require('../live/live-target') as typeof LiveTargetModule;
+const { sandboxRightsSwitch, startLiveTarget } = require('../live/live-target') as typeof LiveTargetModule;
 const { startStack } = require('../support/stack') as typeof StackModule;
 const { RESOURCES } = require('@ops-data-gateway/gateway/generated/routers/index') as typeof GeneratedRouters;
 
@@ -95,17 +95,36 @@ async function sandboxWithScaffoldedGateway(): Promise<LiveTarget> {
     unreadable: [{ resource: 'fleet/vehicles', field: 'odometer', model: 'fleet.vehicle.odometer' }],
   };
   const target = await startLiveTarget(settings, 'json2');
+  const rights = sandboxRightsSwitch(stack.dbPath, { login: settings.login, key: settings.key }, RIGHTS.group, RIGHTS.resource);
   return {
     ...target,
+    rights,
     close: async () => {
+      rights.close();
       await target.close();
       await stack.close();
     },
   };
 }
 
+/** The rights-restored check on the API account and the group that gives it its read rights. */
+const RIGHTS = { login: 'gateway-api', key: 'given by the sandbox stack', group: 'ops_api.group_data_reader', resource: 'fleet/vehicles' };
+
 describeLiveSuite(
   'the live suite on the scaffolded resources (sandbox as Odoo 19 over JSON-2)',
   sandboxWithScaffoldedGateway,
+  livePlan(
+    {
+      forbiddenKey: 'given',
+      expiredKey: 'given',
+      noReadKey: 'given',
+      noReadResource: UNREADABLE_MODEL,
+      unreadable: [{ resource: 'fleet/vehicles', field: 'odometer', model: 'fleet.vehicle.odometer' }],
+      rights: RIGHTS,
+      adminLogin: 'given',
+      adminKey: 'given',
+    },
+    19,
+  ),
   prepared.resources.filter((path) => path !== UNREADABLE_MODEL),
 );

@@ -36,6 +36,63 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 ));
 var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 
+// runtime/erp/erp-error.ts
+function faultKindOf(erpName) {
+  if (erpName.endsWith(".AccessDenied")) return "access_denied";
+  if (erpName.endsWith(".AccessError")) return "access_error";
+  if (/\.(UserError|ValidationError|MissingError|RedirectWarning|LockError)$/.test(erpName)) return "user_error";
+  return "server_error";
+}
+function erpErrorSummary(error) {
+  if (error instanceof ErpFault) return `ErpFault ${error.erpName} (${error.kind})`;
+  if (error instanceof ErpUnavailable || error instanceof ErpTimeout || error instanceof ErpTransportMissing) return `${error.name}: ${error.message}`;
+  return error instanceof Error ? error.name : typeof error;
+}
+var ErpFault, ErpUnavailable, ErpTransportMissing, ErpBusy, ErpTimeout;
+var init_erp_error = __esm({
+  "runtime/erp/erp-error.ts"() {
+    "use strict";
+    ErpFault = class extends Error {
+      constructor(kind, erpName, message) {
+        super(message);
+        this.kind = kind;
+        this.erpName = erpName;
+        this.name = "ErpFault";
+      }
+      kind;
+      erpName;
+      /** The model named in an AccessError ("... (fleet.vehicle.odometer) records."), if any. */
+      get model() {
+        return /\(([a-z0-9_]+(?:\.[a-z0-9_]+)+)\)/.exec(this.message)?.[1];
+      }
+    };
+    ErpUnavailable = class extends Error {
+      constructor(message, options) {
+        super(message, options);
+        this.name = "ErpUnavailable";
+      }
+    };
+    ErpTransportMissing = class extends Error {
+      constructor(message) {
+        super(message);
+        this.name = "ErpTransportMissing";
+      }
+    };
+    ErpBusy = class extends Error {
+      constructor(message) {
+        super(message);
+        this.name = "ErpBusy";
+      }
+    };
+    ErpTimeout = class extends Error {
+      constructor(message) {
+        super(message);
+        this.name = "ErpTimeout";
+      }
+    };
+  }
+});
+
 // runtime/errors.ts
 var ERROR_CODES, GatewayError, badRequest, invalidValue, notFound, unauthorized, forbidden;
 var init_errors = __esm({
@@ -73,52 +130,46 @@ var init_errors = __esm({
   }
 });
 
-// runtime/erp/erp-error.ts
-function faultKindOf(erpName) {
-  if (erpName.endsWith(".AccessDenied")) return "access_denied";
-  if (erpName.endsWith(".AccessError")) return "access_error";
-  if (/\.(UserError|ValidationError|MissingError|RedirectWarning|LockError)$/.test(erpName)) return "user_error";
-  return "server_error";
+// runtime/drift/drift-problem.ts
+function qualifiedField(problem) {
+  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
 }
-function erpErrorSummary(error) {
-  if (error instanceof ErpFault) return `ErpFault ${error.erpName} (${error.kind})`;
-  if (error instanceof ErpUnavailable || error instanceof ErpTimeout) return `${error.name}: ${error.message}`;
-  return error instanceof Error ? error.name : typeof error;
-}
-var ErpFault, ErpUnavailable, ErpTimeout;
-var init_erp_error = __esm({
-  "runtime/erp/erp-error.ts"() {
+var DRIFT_KINDS, DriftProblems;
+var init_drift_problem = __esm({
+  "runtime/drift/drift-problem.ts"() {
     "use strict";
-    ErpFault = class extends Error {
-      constructor(kind, erpName, message) {
-        super(message);
-        this.kind = kind;
-        this.erpName = erpName;
-        this.name = "ErpFault";
-      }
-      kind;
-      erpName;
-      /** The model named in an AccessError ("... (fleet.vehicle.odometer) records."), if any. */
-      get model() {
-        return /\(([a-z0-9_]+(?:\.[a-z0-9_]+)+)\)/.exec(this.message)?.[1];
-      }
+    DRIFT_KINDS = {
+      /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
+      missing_model: "model does not exist",
+      /** A field the catalogue reads, filters, scopes or orders on does not exist. */
+      missing_field: "field does not exist",
+      /** The ERP field's type (or relation) cannot give the catalogue's API type. */
+      type_mismatch: "type cannot map",
+      /** The ERP has selection values the catalogue's enum lacks: a response would break the OpenAPI document. */
+      selection_unknown_to_catalogue: "ERP selection value missing from the catalogue enum",
+      /** The catalogue's enum has values the ERP no longer has. */
+      selection_unknown_to_erp: "catalogue enum value missing from the ERP selection",
+      /** An `order` field (sortable map or default order) the ERP cannot sort on. */
+      not_sortable: "ERP cannot sort on the field",
+      /** A filter or scope field the ERP cannot search on. */
+      not_searchable: "ERP cannot search on the field"
     };
-    ErpUnavailable = class extends Error {
-      constructor(message, options) {
-        super(message, options);
-        this.name = "ErpUnavailable";
+    DriftProblems = class {
+      byKey = /* @__PURE__ */ new Map();
+      add(resource, kind, model, field, detail, use) {
+        const key = `${resource}|${kind}|${model}|${field}`;
+        const known = this.byKey.get(key);
+        if (known) known.uses.add(use);
+        else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
       }
-    };
-    ErpTimeout = class extends Error {
-      constructor(message) {
-        super(message);
-        this.name = "ErpTimeout";
+      list() {
+        return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
       }
     };
   }
 });
 
-// runtime/erp/memory-budget.ts
+// runtime/admission/memory-budget.ts
 function bindLease(deadline, lease) {
   leases.set(deadline, lease);
 }
@@ -127,7 +178,7 @@ function leaseOf(deadline) {
 }
 var HELD_COPIES, MemoryBudget, BudgetLease, leases;
 var init_memory_budget = __esm({
-  "runtime/erp/memory-budget.ts"() {
+  "runtime/admission/memory-budget.ts"() {
     "use strict";
     init_errors();
     HELD_COPIES = 3;
@@ -180,6 +231,13 @@ var init_memory_budget = __esm({
        */
       chargeCopy(bytes) {
         this.take(bytes);
+      }
+      /**
+       * Charges `copies` copies of `bytes` held by the request itself, not by its ERP calls: an MCP
+       * request's tool answers, held until its last one is written (mcp/mcp-endpoint.ts).
+       */
+      chargeHeld(bytes, copies) {
+        this.take(bytes * copies);
       }
       /** A new lease on the same budget, for an answer several requests share. */
       fork() {
@@ -382,18 +440,24 @@ async function readAnswer(response, deadline, maxBytes) {
   }
   const chunks = [];
   let size = 0;
+  let refusal;
   try {
     for await (const chunk of source) {
       const bytes = chunk;
       size += bytes.length;
       if (size > maxBytes) throw new ErpUnavailable(`ERP answer over ERP_MAX_ANSWER_BYTES (${maxBytes})`);
-      lease?.charge(bytes.length);
+      try {
+        lease?.charge(bytes.length);
+      } catch (error) {
+        refusal = error;
+        throw error;
+      }
       chunks.push(bytes);
     }
   } catch (error) {
     response.body.destroy();
     if (source !== response.body) source.destroy();
-    if (error instanceof ErpUnavailable || error instanceof GatewayError || !(error instanceof Error)) throw error;
+    if (error === refusal || error instanceof ErpUnavailable || !(error instanceof Error)) throw error;
     if (deadline.aborted) throw new ErpTimeout("the ERP did not answer in time");
     if (source !== response.body && "errno" in error) throw new ErpUnavailable("ERP answer could not be decompressed", { cause: error });
     throw new ErpUnavailable("ERP answer cut short", { cause: error });
@@ -411,7 +475,6 @@ var init_http_post = __esm({
     "use strict";
     import_undici = require("undici");
     import_node_zlib = require("node:zlib");
-    init_errors();
     init_erp_error();
     init_erp_observer();
     init_memory_budget();
@@ -429,12 +492,13 @@ function parseJson(answer2) {
     return void 0;
   }
 }
-var KIND_BY_STATUS, Json2Transport;
+var JSON2_SINCE, KIND_BY_STATUS, Json2Transport;
 var init_json2 = __esm({
   "runtime/erp/json2.ts"() {
     "use strict";
     init_erp_error();
     init_http_post();
+    JSON2_SINCE = 19;
     KIND_BY_STATUS = { 401: "access_denied", 403: "access_error", 404: "not_found", 422: "user_error" };
     Json2Transport = class {
       constructor(baseUrl, database, maxAnswerBytes) {
@@ -455,7 +519,7 @@ var init_json2 = __esm({
         const body = parseJson(answer2);
         if (answer2.status !== 200 || !body || typeof body.version !== "string") return void 0;
         const major = Number(body.version_info?.[0] ?? parseInt(body.version, 10));
-        return major >= 19 ? { major, text: body.version } : void 0;
+        return major >= JSON2_SINCE ? { major, text: body.version } : void 0;
       }
       async identify(key, deadline) {
         try {
@@ -568,7 +632,7 @@ var Semaphore;
 var init_semaphore = __esm({
   "runtime/erp/semaphore.ts"() {
     "use strict";
-    init_errors();
+    init_erp_error();
     Semaphore = class {
       constructor(max, maxQueue) {
         this.max = max;
@@ -592,8 +656,7 @@ var init_semaphore = __esm({
           this.active++;
           return this.releaser();
         }
-        if (this.waiting.length >= this.maxQueue)
-          throw new GatewayError("unavailable", "The ERP is busy: too many requests in flight. Retry shortly.", { headers: { "Retry-After": "1" } });
+        if (this.waiting.length >= this.maxQueue) throw new ErpBusy(`${this.max} ERP calls in flight and ${this.maxQueue} waiting`);
         await new Promise((resolve, reject) => {
           const wake = () => {
             signal?.removeEventListener("abort", giveUp);
@@ -648,7 +711,7 @@ function writeValue(value, out, options, depth) {
   } else if (typeof value === "boolean") {
     out.push("<value><boolean>", value ? "1" : "0", "</boolean></value>\n");
   } else if (typeof value === "number") {
-    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) {
+    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX2) {
       out.push("<value><int>", String(value), "</int></value>\n");
     } else {
       out.push("<value><double>", pythonFloatRepr(value), "</double></value>\n");
@@ -967,7 +1030,7 @@ function decodeEntities(text3, offset) {
     return entity;
   });
 }
-var XmlRpcDateTime, XmlRpcParseError, XmlRpcMarshalError, MAX_DEPTH, INT32_MAX, INT32_MIN, DATETIME_PATTERN, CONTROL_CHARACTERS, ENTITIES, NAME_PATTERN;
+var XmlRpcDateTime, XmlRpcParseError, XmlRpcMarshalError, MAX_DEPTH, INT32_MAX2, INT32_MIN, DATETIME_PATTERN, CONTROL_CHARACTERS, ENTITIES, NAME_PATTERN;
 var init_xmlrpc_codec = __esm({
   "../codec/src/xmlrpc-codec.ts"() {
     "use strict";
@@ -990,7 +1053,7 @@ var init_xmlrpc_codec = __esm({
       name = "XmlRpcMarshalError";
     };
     MAX_DEPTH = 200;
-    INT32_MAX = 2 ** 31 - 1;
+    INT32_MAX2 = 2 ** 31 - 1;
     INT32_MIN = -(2 ** 31);
     DATETIME_PATTERN = /^\s*(\d{4})-?(\d{2})-?(\d{2})T(\d{2}):?(\d{2}):?(\d{2})/;
     CONTROL_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
@@ -1050,7 +1113,6 @@ var ALLOWED_METHODS, KEY_CHECK, ErpStats, ErpClient;
 var init_erp_client = __esm({
   "runtime/erp/erp-client.ts"() {
     "use strict";
-    init_errors();
     init_coalesce();
     init_deadline();
     init_erp_error();
@@ -1083,6 +1145,7 @@ var init_erp_client = __esm({
       observe;
       observer;
       connection;
+      refused;
       semaphore;
       flights = new Coalescer();
       /** The transport and the ERP version, found on first use and again after a failure. */
@@ -1094,6 +1157,13 @@ var init_erp_client = __esm({
           });
         }
         return this.connection;
+      }
+      /**
+       * Called once the ERP has answered and shown that it lacks what the configuration needs (main.ts
+       * exits then, as at start-up); until the ERP answers, nothing is known and nothing is called.
+       */
+      onRefusal(handler) {
+        this.refused = handler;
       }
       /** ERP calls holding a slot, and waiting for one (metrics). */
       get load() {
@@ -1149,7 +1219,7 @@ var init_erp_client = __esm({
       /** The deadline starts before the wait for a slot: time queued counts against the ERP timeout. */
       async timed(stats, transport, name, deadline, run) {
         const release = await this.semaphore.acquire(deadline, () => new ErpTimeout("no ERP slot freed in time")).catch((error) => {
-          if (error instanceof GatewayError) this.observer?.queueFull();
+          if (error instanceof ErpBusy) this.observer?.queueFull();
           throw error;
         });
         const started = performance.now();
@@ -1174,12 +1244,33 @@ var init_erp_client = __esm({
         const deadline = () => AbortSignal.timeout(this.config.timeoutMs);
         if (transport === "json2" || transport === "auto") {
           const json2 = new Json2Transport(url2, database, maxAnswerBytes);
-          const version = transport === "json2" ? await json2.version(deadline()) : await json2.offered(deadline());
+          const version = await json2.offered(deadline());
           if (version) return this.connected({ transport: json2, version });
+          if (transport === "json2")
+            await this.refuseWithoutJson2(
+              (erp) => `ERP_TRANSPORT=json2, but the ERP is ${erp}, which has no JSON-2 API (Odoo ${JSON2_SINCE} and later): set ERP_TRANSPORT to auto, jsonrpc or xmlrpc`
+            );
+          if (!login)
+            await this.refuseWithoutJson2(
+              (erp) => `ERP_LOGIN is not set, but the ERP is ${erp}, which has no JSON-2 API (Odoo ${JSON2_SINCE} and later) and checks keys over RPC with a login: set ERP_LOGIN`
+            );
         }
         if (!login) throw new ErpUnavailable("ERP_LOGIN is required: the ERP offers no JSON-2, and RPC checks a key together with a login");
         const rpc = transport === "xmlrpc" ? new XmlRpcTransport(url2, database, login, maxAnswerBytes) : new JsonRpcTransport(url2, database, login, maxAnswerBytes);
         return this.connected({ transport: rpc, version: await rpc.version(deadline()) });
+      }
+      /**
+       * The ERP offers no JSON-2 where the configuration needs it. When its RPC names a version before
+       * JSON-2's, that is a setting to change: ErpTransportMissing (`say` words it, given `Odoo 18.0`), and
+       * the refusal handler is told. Otherwise the ERP was not understood: ErpUnavailable, asked again later.
+       */
+      async refuseWithoutJson2(say) {
+        const { url: url2, database, maxAnswerBytes, timeoutMs } = this.config;
+        const version = await new JsonRpcTransport(url2, database, "", maxAnswerBytes).version(AbortSignal.timeout(timeoutMs)).catch(() => void 0);
+        if (!version || !(version.major < JSON2_SINCE)) throw new ErpUnavailable("the ERP offers no JSON-2 API (no /web/version)");
+        const refusal = new ErpTransportMissing(say(`Odoo ${version.text}`));
+        this.refused?.(refusal);
+        throw refusal;
       }
       connected(connection) {
         this.observer?.connected(connection.transport.name, connection.version.text);
@@ -1189,7 +1280,7 @@ var init_erp_client = __esm({
   }
 });
 
-// runtime/http/request-context.ts
+// runtime/request/request-context.ts
 function erpStatsOf(res) {
   let stats = res.locals["erpStats"];
   if (!stats) {
@@ -1225,51 +1316,12 @@ function currentScope() {
 }
 var import_node_async_hooks, CACHE_OUTCOMES, scopes;
 var init_request_context = __esm({
-  "runtime/http/request-context.ts"() {
+  "runtime/request/request-context.ts"() {
     "use strict";
     import_node_async_hooks = require("node:async_hooks");
     init_erp_client();
     CACHE_OUTCOMES = ["hit", "miss", "stale", "bypass", "off"];
     scopes = new import_node_async_hooks.AsyncLocalStorage();
-  }
-});
-
-// runtime/drift/drift-problem.ts
-function qualifiedField(problem) {
-  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
-}
-var DRIFT_KINDS, DriftProblems;
-var init_drift_problem = __esm({
-  "runtime/drift/drift-problem.ts"() {
-    "use strict";
-    DRIFT_KINDS = {
-      /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
-      missing_model: "model does not exist",
-      /** A field the catalogue reads, filters, scopes or orders on does not exist. */
-      missing_field: "field does not exist",
-      /** The ERP field's type (or relation) cannot give the catalogue's API type. */
-      type_mismatch: "type cannot map",
-      /** The ERP has selection values the catalogue's enum lacks: a response would break the OpenAPI document. */
-      selection_unknown_to_catalogue: "ERP selection value missing from the catalogue enum",
-      /** The catalogue's enum has values the ERP no longer has. */
-      selection_unknown_to_erp: "catalogue enum value missing from the ERP selection",
-      /** An `order` field (sortable map or default order) the ERP cannot sort on. */
-      not_sortable: "ERP cannot sort on the field",
-      /** A filter or scope field the ERP cannot search on. */
-      not_searchable: "ERP cannot search on the field"
-    };
-    DriftProblems = class {
-      byKey = /* @__PURE__ */ new Map();
-      add(resource, kind, model, field, detail, use) {
-        const key = `${resource}|${kind}|${model}|${field}`;
-        const known = this.byKey.get(key);
-        if (known) known.uses.add(use);
-        else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
-      }
-      list() {
-        return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
-      }
-    };
   }
 });
 
@@ -1349,7 +1401,7 @@ var init_metrics = __esm({
         });
         new import_prom_client.Gauge({
           name: "odg_memory_budget_used_bytes",
-          help: "Bytes of ERP answers held now, as charged to the memory budget (each byte three times).",
+          help: "Bytes charged to the memory budget now: ERP answers in flight (each byte three times), MCP tool answers held (ten times), the in-memory response cache.",
           registers,
           collect() {
             this.set(sources.memoryBudget.inUse);
@@ -1472,32 +1524,119 @@ __export(cluster_metrics_exports, {
   createClusterMetricsServer: () => createClusterMetricsServer
 });
 function answerPrimary(metrics) {
-  import_prom_client2.AggregatorRegistry.setRegistries([metrics.registry]);
-  new import_prom_client2.AggregatorRegistry();
-}
-function createClusterMetricsServer() {
-  const aggregator = new import_prom_client2.AggregatorRegistry();
-  return createMetricsServer({
-    scrape: async () => ({ body: await aggregator.clusterMetrics(), contentType: aggregator.contentType })
+  process.on("message", (message) => {
+    if (!isMessage(message, REQUEST)) return;
+    metrics.registry.getMetricsAsJSON().then(
+      (json) => process.send?.({ type: ANSWER, id: message.id, metrics: json }),
+      // No answer: the primary counts this worker by its last one.
+      () => void 0
+    );
   });
 }
-var import_prom_client2;
+function createClusterMetricsServer() {
+  const sum = new ClusterSum();
+  return createMetricsServer({ scrape: () => sum.scrape() });
+}
+function addUp(a, b) {
+  const byName = new Map(a.map((metric) => [metric.name, { ...metric, values: metric.values.map((value) => ({ ...value })) }]));
+  for (const metric of b) {
+    const into = byName.get(metric.name);
+    if (!into) {
+      byName.set(metric.name, { ...metric, values: metric.values.map((value) => ({ ...value })) });
+      continue;
+    }
+    const series = new Map(into.values.map((value) => [seriesKey(value), value]));
+    for (const value of metric.values) {
+      const same = series.get(seriesKey(value));
+      if (same) same.value += value.value;
+      else into.values.push({ ...value });
+    }
+  }
+  return [...byName.values()];
+}
+function seriesKey(value) {
+  const labels = Object.entries(value.labels).sort(([x], [y]) => x < y ? -1 : x > y ? 1 : 0);
+  return JSON.stringify([value.metricName ?? "", labels]);
+}
+var import_node_cluster2, import_prom_client2, REQUEST, ANSWER, ANSWER_LIMIT_MS, MONOTONIC, isMessage, ClusterSum;
 var init_cluster_metrics = __esm({
   "runtime/telemetry/cluster-metrics.ts"() {
     "use strict";
+    import_node_cluster2 = __toESM(require("node:cluster"));
     import_prom_client2 = require("prom-client");
     init_metrics_server();
+    REQUEST = "odg:metrics-request";
+    ANSWER = "odg:metrics-answer";
+    ANSWER_LIMIT_MS = 2e3;
+    MONOTONIC = /* @__PURE__ */ new Set(["counter", "histogram"]);
+    isMessage = (message, type) => typeof message === "object" && message !== null && message.type === type;
+    ClusterSum = class {
+      /** Each live worker's numbers at its last answer. */
+      last = /* @__PURE__ */ new Map();
+      /** The counters and histograms of every worker that has exited, summed, as of each one's last answer. */
+      retired = [];
+      nextId = 0;
+      waiting = /* @__PURE__ */ new Map();
+      constructor() {
+        import_node_cluster2.default.on("message", (worker, message) => {
+          if (isMessage(message, ANSWER)) this.waiting.get(`${message.id}:${worker.id}`)?.(message.metrics);
+        });
+        import_node_cluster2.default.on("exit", (worker) => this.retire(worker.id));
+      }
+      async scrape() {
+        const id = this.nextId++;
+        const workers2 = Object.values(import_node_cluster2.default.workers ?? {}).filter((worker) => worker?.isConnected() === true);
+        const answers = await Promise.all(workers2.map((worker) => this.ask(worker, id)));
+        workers2.forEach((worker, i) => {
+          const answer2 = answers[i];
+          if (answer2 && !worker.isDead()) this.last.set(worker.id, answer2);
+        });
+        const registry = import_prom_client2.AggregatorRegistry.aggregate([...this.last.values(), this.retired]);
+        return { body: await registry.metrics(), contentType: registry.contentType };
+      }
+      ask(worker, id) {
+        const key = `${id}:${worker.id}`;
+        return new Promise((resolve) => {
+          const done = (metrics) => {
+            clearTimeout(timer);
+            worker.off("exit", gone);
+            this.waiting.delete(key);
+            resolve(metrics);
+          };
+          const gone = () => done(void 0);
+          const timer = setTimeout(gone, ANSWER_LIMIT_MS);
+          this.waiting.set(key, done);
+          worker.once("exit", gone);
+          try {
+            worker.send({ type: REQUEST, id });
+          } catch {
+            gone();
+          }
+        });
+      }
+      /** A worker exited: its last counters and histograms join the dead workers' sum. */
+      retire(workerId) {
+        const last = this.last.get(workerId);
+        this.last.delete(workerId);
+        if (last)
+          this.retired = addUp(
+            this.retired,
+            last.filter((metric) => MONOTONIC.has(String(metric.type)))
+          );
+      }
+    };
   }
 });
 
 // runtime/main.ts
-var import_node_cluster2 = __toESM(require("node:cluster"));
+var import_node_cluster3 = __toESM(require("node:cluster"));
 
 // runtime/app.ts
 var import_express3 = __toESM(require("express"));
 var import_node_crypto7 = require("node:crypto");
 
 // generated/docs-assets.ts
+var DOCS_PAGE_CSP = "default-src 'none'; script-src 'sha256-Eu1f/5L1FN8XAD3UhgZRQYfpQcVPfbIPPt8cGf8hWdo='; style-src 'sha256-NXtg1aWbmhHqny/Jw9jKkitlIuVVVW8AvmLzvN2fT8o='; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 var DOCS_PAGE_HTML = `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -1507,96 +1646,469 @@ var DOCS_PAGE_HTML = `<!DOCTYPE html>
 <meta name="referrer" content="no-referrer">
 <title>Operations data API \xB7 documentation</title>
 <link rel="icon" href="data:image/svg+xml,%3Csvg%20xmlns%3D%22http%3A%2F%2Fwww.w3.org%2F2000%2Fsvg%22%20viewBox%3D%220%200%2016%2016%22%3E%3Crect%20width%3D%2216%22%20height%3D%2216%22%20rx%3D%223%22%20fill%3D%22%230969da%22%2F%3E%3Cpath%20d%3D%22M4%205h8M4%208h8M4%2011h5%22%20stroke%3D%22%23fff%22%20stroke-width%3D%221.6%22%2F%3E%3C%2Fsvg%3E">
-<style>
-:root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--accent:#0969da;--badge:#eef1f4;--warn:#9a6700;--pd:#8250df;--top:3.5rem}
-@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#30363d;--soft:#151b23;--accent:#4493f8;--badge:#21262d;--warn:#d29922;--pd:#ab7df8}}
-*{box-sizing:border-box}
-html{scroll-padding-top:calc(var(--top) + .75rem)}
-body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;-webkit-text-size-adjust:100%;text-size-adjust:100%}
-code,pre{font-family:ui-monospace,SFMono-Regular,"SF Mono",Menlo,Consolas,"Liberation Mono",monospace;font-size:.86em}
-a{color:var(--accent);text-decoration:none}
-a:hover{text-decoration:underline}
-.top{position:sticky;top:0;z-index:2;display:flex;align-items:center;gap:.75rem;height:var(--top);padding:0 1rem;background:var(--bg);border-bottom:1px solid var(--line)}
-.brand{font-weight:650;color:var(--fg);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-.brand span{font-weight:400;color:var(--muted);font-size:.85em}
-#q{flex:1;min-width:6rem;max-width:26rem;margin-left:auto;padding:.45rem .7rem;font:inherit;font-size:.95rem;color:inherit;background:var(--soft);border:1px solid var(--line);border-radius:6px}
-#q:focus{outline:2px solid var(--accent);outline-offset:-1px}
-#count{color:var(--muted);font-size:.85rem;white-space:nowrap}
-#count:empty{display:none}
-.layout{max-width:90rem;margin:0 auto}
-nav{padding:.6rem 1rem;border-bottom:1px solid var(--line);font-size:.92rem}
-nav summary{cursor:pointer;font-weight:600;padding:.2rem 0}
-nav ul{list-style:none;margin:0;padding:0}
-nav li{margin:.08rem 0}
-nav .doms>li{margin-top:.6rem}
-nav .doms>li>a{font-weight:600;color:var(--fg)}
-nav .doms ul{padding-left:.7rem;margin-top:.15rem;border-left:1px solid var(--line)}
-nav .doms ul a{color:var(--muted)}
-nav .doms ul a:hover{color:var(--accent)}
-main{padding:0 1rem 4rem;min-width:0}
-@media (max-width:30rem){.brand span{display:none}}
-@media (min-width:64rem){
-.layout{display:grid;grid-template-columns:16rem minmax(0,1fr);gap:2rem}
-nav{position:sticky;top:var(--top);align-self:start;max-height:calc(100vh - var(--top));overflow-y:auto;border-bottom:0;padding:1rem 0 2rem 1rem}
-nav summary{display:none}
-main{padding-right:2rem}
+<style>:root {
+  color-scheme: light dark;
+  --bg: #fff;
+  --fg: #1f2328;
+  --muted: #59636e;
+  --line: #d1d9e0;
+  --soft: #f6f8fa;
+  --accent: #0969da;
+  --badge: #eef1f4;
+  --warn: #9a6700;
+  --pd: #8250df;
+  --top: 3.5rem;
 }
-h1,h2,h3,h4{line-height:1.25}
-h1{font-size:1.9rem;margin:1.5rem 0 .5rem}
-h2{font-size:1.4rem;margin:2.5rem 0 .75rem;padding-bottom:.3rem;border-bottom:1px solid var(--line)}
-h2 code{font-size:.7em;font-weight:400;color:var(--muted)}
-h3{font-size:1.12rem;margin:0 0 .35rem}
-h4{font-size:.78rem;margin:1.1rem 0 .35rem;text-transform:uppercase;letter-spacing:.05em;color:var(--muted)}
-p,ul,ol{margin:.5rem 0 .8rem}
-li{margin:.2rem 0}
-:not(pre)>code{background:var(--soft);border:1px solid var(--line);border-radius:4px;padding:.05em .3em;overflow-wrap:anywhere}
-pre{position:relative;background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:.7rem 1rem;overflow-x:auto;line-height:1.45;margin:.5rem 0}
-.curl{padding-right:4.5rem}
-.curl code{white-space:pre-wrap;overflow-wrap:anywhere}
-.scroll{overflow-x:auto}
-table{border-collapse:collapse;width:100%;font-size:.9rem}
-th,td{text-align:left;vertical-align:top;padding:.38rem .6rem;border-bottom:1px solid var(--line)}
-th{font-weight:600;color:var(--muted);font-size:.78rem}
-td:first-child{white-space:nowrap}
-td:first-child code{white-space:nowrap;overflow-wrap:normal}
-td code{overflow-wrap:anywhere}
-.res{border:1px solid var(--line);border-radius:8px;padding:1rem 1.1rem .6rem;margin:1rem 0 1.5rem}
-.res:target{outline:2px solid var(--accent);outline-offset:2px}
-.res h3 a{color:var(--fg)}
-.res h3 span{color:var(--muted);font-weight:400}
-.meta{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.15rem .9rem;font-size:.9rem;margin:.5rem 0}
-.meta dt{color:var(--muted)}
-.meta dd{margin:0}
-.b{display:inline-block;font-size:.7rem;font-weight:600;line-height:1.5;padding:0 .4rem;border-radius:999px;background:var(--badge);color:var(--muted);margin-left:.25rem;white-space:nowrap}
-.b.pd{color:var(--pd)}
-.b.dep{color:var(--warn)}
-.vals{color:var(--muted);font-size:.85em}
-.copy{position:absolute;top:.35rem;right:.35rem;font:inherit;font-size:.75rem;padding:.1rem .5rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg);cursor:pointer}
-.none{color:var(--muted);font-style:italic}
-.ex-answer summary{cursor:pointer;color:var(--muted);font-size:.9rem}
-.ex-answer pre{max-height:22rem;overflow:auto}
-.try{font:inherit;font-size:.75rem;padding:.05rem .5rem;margin-left:.4rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--accent);cursor:pointer}
-.try-form{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.5rem .75rem;align-items:center;margin:.75rem 0}
-.try-form input{width:100%;min-width:0;padding:.4rem .6rem;font:inherit;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85rem;color:inherit;background:var(--soft);border:1px solid var(--line);border-radius:6px}
-.try-form button{grid-column:2;justify-self:start;font:inherit;padding:.35rem 1rem;border:1px solid var(--accent);border-radius:6px;background:var(--accent);color:#fff;cursor:pointer}
-.try-form button:disabled{opacity:.6;cursor:wait}
-#try-status{font-size:.9rem;color:var(--muted)}
-#try-out{max-height:32rem;overflow:auto}
-#try-out code{white-space:pre-wrap;overflow-wrap:anywhere}
-#nomatch{margin:2rem 0;padding:1rem;border:1px dashed var(--line);border-radius:8px;color:var(--muted)}
-@media (max-width:40rem){
-.scroll table,.scroll tbody,.scroll tr,.scroll td{display:block;width:auto}
-.scroll thead{display:none}
-.scroll tr{padding:.45rem 0;border-bottom:1px solid var(--line)}
-.scroll td{border:0;padding:.08rem 0}
-.scroll td:first-child,.scroll td code{white-space:normal;overflow-wrap:anywhere}
-.scroll td:first-child{font-weight:600}
-.scroll td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-size:.78rem}
-.try-form{grid-template-columns:minmax(0,1fr)}
-.try-form button{grid-column:1}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #0d1117;
+    --fg: #e6edf3;
+    --muted: #9198a1;
+    --line: #30363d;
+    --soft: #151b23;
+    --accent: #4493f8;
+    --badge: #21262d;
+    --warn: #d29922;
+    --pd: #ab7df8;
+  }
 }
-footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
-[hidden]{display:none!important}
+* {
+  box-sizing: border-box;
+}
+html {
+  scroll-padding-top: calc(var(--top) + 0.75rem);
+}
+body {
+  margin: 0;
+  background: var(--bg);
+  color: var(--fg);
+  font:
+    16px / 1.55 system-ui,
+    -apple-system,
+    "Segoe UI",
+    Roboto,
+    "Helvetica Neue",
+    Arial,
+    sans-serif;
+  -webkit-text-size-adjust: 100%;
+  text-size-adjust: 100%;
+}
+code,
+pre {
+  font-family: ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace;
+  font-size: 0.86em;
+}
+a {
+  color: var(--accent);
+  text-decoration: none;
+}
+a:hover {
+  text-decoration: underline;
+}
+h1,
+h2,
+h3,
+h4 {
+  line-height: 1.25;
+}
+h1 {
+  font-size: 1.9rem;
+  margin: 1.5rem 0 0.5rem;
+}
+h2 {
+  font-size: 1.4rem;
+  margin: 2.5rem 0 0.75rem;
+  padding-bottom: 0.3rem;
+  border-bottom: 1px solid var(--line);
+}
+h2 code {
+  font-size: 0.7em;
+  font-weight: 400;
+  color: var(--muted);
+}
+h3 {
+  font-size: 1.12rem;
+  margin: 0 0 0.35rem;
+}
+h4 {
+  font-size: 0.78rem;
+  margin: 1.1rem 0 0.35rem;
+  text-transform: uppercase;
+  letter-spacing: 0.05em;
+  color: var(--muted);
+}
+p,
+ul,
+ol {
+  margin: 0.5rem 0 0.8rem;
+}
+li {
+  margin: 0.2rem 0;
+}
+:not(pre) > code {
+  background: var(--soft);
+  border: 1px solid var(--line);
+  border-radius: 4px;
+  padding: 0.05em 0.3em;
+  overflow-wrap: anywhere;
+}
+td code {
+  overflow-wrap: anywhere;
+}
+pre {
+  position: relative;
+  background: var(--soft);
+  border: 1px solid var(--line);
+  border-radius: 6px;
+  padding: 0.7rem 1rem;
+  overflow-x: auto;
+  line-height: 1.45;
+  margin: 0.5rem 0;
+}
+.curl {
+  padding-right: 4.5rem;
+}
+.curl code {
+  white-space: pre-wrap;
+  overflow-wrap: anywhere;
+}
+.scroll {
+  overflow-x: auto;
+}
+table {
+  border-collapse: collapse;
+  width: 100%;
+  font-size: 0.9rem;
+}
+th,
+td {
+  text-align: left;
+  vertical-align: top;
+  padding: 0.38rem 0.6rem;
+  border-bottom: 1px solid var(--line);
+}
+th {
+  font-weight: 600;
+  color: var(--muted);
+  font-size: 0.78rem;
+}
+td:first-child {
+  white-space: nowrap;
+}
+td:first-child code {
+  white-space: nowrap;
+  overflow-wrap: normal;
+}
+.top {
+  position: sticky;
+  top: 0;
+  z-index: 2;
+  display: flex;
+  align-items: center;
+  gap: 0.75rem;
+  height: var(--top);
+  padding: 0 1rem;
+  background: var(--bg);
+  border-bottom: 1px solid var(--line);
+}
+.brand {
+  font-weight: 650;
+  color: var(--fg);
+  white-space: nowrap;
+  overflow: hidden;
+  text-overflow: ellipsis;
+}
+.brand span {
+  font-weight: 400;
+  color: var(--muted);
+  font-size: 0.85em;
+}
+#q {
+  flex: 1;
+  min-width: 6rem;
+  max-width: 26rem;
+  margin-left: auto;
+  padding: 0.45rem 0.7rem;
+  font: inherit;
+  font-size: 0.95rem;
+  color: inherit;
+  background: var(--soft);
+  border: 1px solid var(--line);
+  border-radius: 6px;
+}
+#q:focus {
+  outline: 2px solid var(--accent);
+  outline-offset: -1px;
+}
+#count {
+  color: var(--muted);
+  font-size: 0.85rem;
+  white-space: nowrap;
+}
+#count:empty {
+  display: none;
+}
+.res {
+  border: 1px solid var(--line);
+  border-radius: 8px;
+  padding: 1rem 1.1rem 0.6rem;
+  margin: 1rem 0 1.5rem;
+}
+.res:target {
+  outline: 2px solid var(--accent);
+  outline-offset: 2px;
+}
+.res h3 a {
+  color: var(--fg);
+}
+.res h3 span {
+  color: var(--muted);
+  font-weight: 400;
+}
+.layout {
+  max-width: 90rem;
+  margin: 0 auto;
+}
+nav {
+  padding: 0.6rem 1rem;
+  border-bottom: 1px solid var(--line);
+  font-size: 0.92rem;
+}
+nav summary {
+  cursor: pointer;
+  font-weight: 600;
+  padding: 0.2rem 0;
+}
+nav ul {
+  list-style: none;
+  margin: 0;
+  padding: 0;
+}
+nav li {
+  margin: 0.08rem 0;
+}
+nav .doms > li {
+  margin-top: 0.6rem;
+}
+nav .doms > li > a {
+  font-weight: 600;
+  color: var(--fg);
+}
+nav .doms ul {
+  padding-left: 0.7rem;
+  margin-top: 0.15rem;
+  border-left: 1px solid var(--line);
+}
+nav .doms ul a {
+  color: var(--muted);
+}
+nav .doms ul a:hover {
+  color: var(--accent);
+}
+main {
+  padding: 0 1rem 4rem;
+  min-width: 0;
+}
+@media (max-width: 30rem) {
+  .brand span {
+    display: none;
+  }
+}
+@media (min-width: 64rem) {
+  .layout {
+    display: grid;
+    grid-template-columns: 16rem minmax(0, 1fr);
+    gap: 2rem;
+  }
+  nav {
+    position: sticky;
+    top: var(--top);
+    align-self: start;
+    max-height: calc(100vh - var(--top));
+    overflow-y: auto;
+    border-bottom: 0;
+    padding: 1rem 0 2rem 1rem;
+  }
+  nav summary {
+    display: none;
+  }
+  main {
+    padding-right: 2rem;
+  }
+}
+.meta {
+  display: grid;
+  grid-template-columns: max-content minmax(0, 1fr);
+  gap: 0.15rem 0.9rem;
+  font-size: 0.9rem;
+  margin: 0.5rem 0;
+}
+.meta dt {
+  color: var(--muted);
+}
+.meta dd {
+  margin: 0;
+}
+.b {
+  display: inline-block;
+  font-size: 0.7rem;
+  font-weight: 600;
+  line-height: 1.5;
+  padding: 0 0.4rem;
+  border-radius: 999px;
+  background: var(--badge);
+  color: var(--muted);
+  margin-left: 0.25rem;
+  white-space: nowrap;
+}
+.b.pd {
+  color: var(--pd);
+}
+.b.dep {
+  color: var(--warn);
+}
+.vals {
+  color: var(--muted);
+  font-size: 0.85em;
+}
+.copy {
+  position: absolute;
+  top: 0.35rem;
+  right: 0.35rem;
+  font: inherit;
+  font-size: 0.75rem;
+  padding: 0.1rem 0.5rem;
+  border: 1px solid var(--line);
+  border-radius: 4px;
+  background: var(--bg);
+  color: var(--fg);
+  cursor: pointer;
+}
+.none {
+  color: var(--muted);
+  font-style: italic;
+}
+.ex-answer summary {
+  cursor: pointer;
+  color: var(--muted);
+  font-size: 0.9rem;
+}
+.ex-answer pre {
+  max-height: 22rem;
+  overflow: auto;
+}
+.try {
+  font: inherit;
+  font-size: 0.75rem;
+  padding: 0.05rem 0.5rem;
+  margin-left: 0.4rem;
+  border: 1px solid var(--line);
+  border-radius: 4px;
+  background: var(--bg);
+  color: var(--accent);
+  cursor: pointer;
+}
+.try-form {
+  display: grid;
+  grid-template-columns: max-content minmax(0, 1fr);
+  gap: 0.5rem 0.75rem;
+  align-items: center;
+  margin: 0.75rem 0;
+}
+.try-form input {
+  width: 100%;
+  min-width: 0;
+  padding: 0.4rem 0.6rem;
+  font: inherit;
+  font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+  font-size: 0.85rem;
+  color: inherit;
+  background: var(--soft);
+  border: 1px solid var(--line);
+  border-radius: 6px;
+}
+.try-form button {
+  grid-column: 2;
+  justify-self: start;
+  font: inherit;
+  padding: 0.35rem 1rem;
+  border: 1px solid var(--accent);
+  border-radius: 6px;
+  background: var(--accent);
+  color: #fff;
+  cursor: pointer;
+}
+.try-form button:disabled {
+  opacity: 0.6;
+  cursor: wait;
+}
+#try-status {
+  font-size: 0.9rem;
+  color: var(--muted);
+}
+#try-out {
+  max-height: 32rem;
+  overflow: auto;
+}
+#try-out code {
+  white-space: pre-wrap;
+  overflow-wrap: anywhere;
+}
+#nomatch {
+  margin: 2rem 0;
+  padding: 1rem;
+  border: 1px dashed var(--line);
+  border-radius: 8px;
+  color: var(--muted);
+}
+@media (max-width: 40rem) {
+  .scroll table,
+  .scroll tbody,
+  .scroll tr,
+  .scroll td {
+    display: block;
+    width: auto;
+  }
+  .scroll thead {
+    display: none;
+  }
+  .scroll tr {
+    padding: 0.45rem 0;
+    border-bottom: 1px solid var(--line);
+  }
+  .scroll td {
+    border: 0;
+    padding: 0.08rem 0;
+  }
+  .scroll td:first-child,
+  .scroll td code {
+    white-space: normal;
+    overflow-wrap: anywhere;
+  }
+  .scroll td:first-child {
+    font-weight: 600;
+  }
+  .scroll td[data-label]::before {
+    content: attr(data-label) ": ";
+    color: var(--muted);
+    font-size: 0.78rem;
+  }
+  .try-form {
+    grid-template-columns: minmax(0, 1fr);
+  }
+  .try-form button {
+    grid-column: 1;
+  }
+}
+footer {
+  color: var(--muted);
+  font-size: 0.85rem;
+  margin-top: 3rem;
+}
+[hidden] {
+  /* biome-ignore lint/complexity/noImportantStyles: the hidden attribute wins over every display rule above (the search hides rows, cards and sections with it) */
+  display: none !important;
+}
 </style>
 </head>
 <body>
@@ -1626,107 +2138,161 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <p id="nomatch" role="status" hidden></p>
 <section class="guide" id="intro">
 <h1>Operations data API</h1>
-<p>An HTTP JSON interface for consulting the operational data of the organisation, read live from its ERP. It is <strong>read-only</strong>: every route is GET (HEAD works too), and no route creates, modifies or deletes anything. Only the fields listed for each resource are exposed.</p>
-<p>45 resources in 11 domains: <a href="#analytic">Analytic</a>, <a href="#approvals">Approvals</a>, <a href="#electricity">Electricity</a>, <a href="#events">Events</a>, <a href="#fleet">Fleet</a>, <a href="#it">IT</a>, <a href="#purchase">Purchase</a>, <a href="#space">Space</a>, <a href="#sprint">Sprint and OKR</a>, <a href="#stock">Stock</a>, <a href="#travel">Travel</a>. Each resource has a list route and a detail route under <code>{base_url}/api/v1</code>.</p>
+<p>Read-only HTTP JSON API over the organisation's ERP: 45 resources in 11 domains (<a href="#analytic">Analytic</a>, <a href="#approvals">Approvals</a>, <a href="#electricity">Electricity</a>, <a href="#events">Events</a>, <a href="#fleet">Fleet</a>, <a href="#it">IT</a>, <a href="#purchase">Purchase</a>, <a href="#space">Space</a>, <a href="#sprint">Sprint and OKR</a>, <a href="#stock">Stock</a>, <a href="#travel">Travel</a>), read live from the ERP. Every data route is GET (HEAD works too) and needs <code>Authorization: Bearer &lt;API key&gt;</code>; no route writes, and only the fields listed for each resource are exposed. Interface version 1.0.0.</p>
+<p>Data routes are under <code>{base_url}/api/v1</code>: each resource has a list route <code>/api/v1/&lt;domain&gt;/&lt;resource&gt;</code> and a detail route <code>/api/v1/&lt;domain&gt;/&lt;resource&gt;/{id}</code> (<code>{id}</code>: a positive integer). A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: 123}}</code>, a detail <code>{&quot;data&quot;: record}</code>.</p>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/approvals/approvers?request_status=new&amp;created_after=2026-01-31&amp;limit=10&#39;</code></pre>
-<p>A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: 123}}</code>; a detail answers <code>{&quot;data&quot;: record}</code>. Type in the search box (or press <code>/</code>) to narrow the routes, fields, filters, parameters and guide sections below, or try a request in <a href="#try">Try it</a>.</p>
+<p>Type in the search box (or press <code>/</code>) to narrow the routes, fields, filters, parameters and guide sections below, or try a request in <a href="#try">Try it</a>.</p>
 </section>
 <section class="guide" id="authentication">
 <h2>Authentication</h2>
-<p>Every data route needs the header <code>Authorization: Bearer &lt;API key&gt;</code>. The documentation routes (this page, <code>/api/openapi.json</code>, <code>/api/llms.txt</code>) need none.</p>
+<p>Every data route needs <code>Authorization: Bearer &lt;API key&gt;</code>; the documentation routes (<code>/api/docs</code>, <code>/api/openapi.json</code>, <code>/llms.txt</code>) need none.</p>
 <ul>
-<li>The key is an <strong>API key of the ERP</strong>, created by the holder of the dedicated technical account in that account's security settings (<em>Preferences \u2192 Account security \u2192 New API key</em>). It is tied to a name, carries an expiry date and is shown <strong>only once</strong>, at creation: store it in a secret manager.</li>
-<li>The account must belong to the group authorised to use the API. Reads are thus made under the read-only rights of that account, never under the rights of a person.</li>
+<li>Getting a key: it is an API key of the ERP's dedicated technical account, a member of the group authorised to use the API. The ERP administrator who holds that account creates it under <em>Preferences \u2192 Account security \u2192 New API key</em>, with a name and an expiry date. It is shown <strong>only once</strong>: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, <code>make run</code> prints one.</li>
+<li>Reads are made with that account's read-only rights, never with a person's.</li>
 <li><strong>401</strong> <code>unauthorized</code> (with <code>WWW-Authenticate: Bearer</code>): the key is absent, invalid or expired.</li>
-<li><strong>403</strong> <code>forbidden</code>: the key is valid but belongs to another account (even an administrator's), or the account has no read right on the model.</li>
-<li>Over XML-RPC and JSON-RPC the ERP checks a key together with the login of the technical account, so a key of another account looks exactly like a wrong key (401). Over JSON-2, the ERP's bearer API of recent versions, the gateway learns whose key it is and can answer the precise 403.</li>
+<li><strong>403</strong> <code>forbidden</code>: the key is valid but of another account (even an administrator's), or the account has no read right on the model. A read right given back to the account counts on the very next request.</li>
+<li>Over XML-RPC and JSON-RPC a key of another account looks like a wrong key (401): the ERP checks a key together with the technical account's login. Over JSON-2 (recent ERP versions) it is 403.</li>
 </ul>
 </section>
 <section class="guide" id="records">
 <h2>Records and types</h2>
 <ul>
-<li>Every record has an integer <code>id</code>. Only <code>id</code> is always present; the other fields are all present unless <code>fields</code> selects a subset.</li>
-<li>Types: integer, number, string, boolean, array. <em>date</em> strings are <code>YYYY-MM-DD</code>; <em>date-time</em> strings are ISO 8601 in UTC ending with <code>Z</code>.</li>
-<li>Fields marked <span class="b">nullable</span> may be <code>null</code>: an empty relation, or a relation the service account cannot read (the request still succeeds).</li>
-<li>Fields named <code>*_id</code> hold the id of a related record; the sibling without the suffix holds its readable name. Arrays hold readable names, except where the type says integer.</li>
-<li>Enumerated fields take exactly one of the listed strings. <code>url</code> links to the record in the ERP interface.</li>
-<li><span class="b pd">personal data</span> marks personal data: handle it accordingly. <span class="b dep">deprecated</span> marks a resource, field or filter that may go; responses touching it carry a <code>Deprecation</code> header.</li>
+<li>Every record has an integer <code>id</code>, always present; the other fields are all present unless <code>fields</code> selects a subset.</li>
+<li>Types: <code>integer</code>, <code>number</code>, <code>boolean</code>, <code>string</code>; dates (<code>string (date)</code>) are <code>YYYY-MM-DD</code>, date-times (<code>string (date-time)</code>) ISO 8601 in UTC ending in <code>Z</code>; arrays hold the readable names of related records (<code>array of string</code>) or their ids (<code>array of integer</code>).</li>
+<li><span class="b">nullable</span>: the field may be <code>null</code> (an empty relation, or one the API account cannot read; the request still succeeds). Nulls of the second kind are named in <code>meta.unreadable_fields</code> (a detail answer then has a <code>meta</code> too) and in the <code>X-Unreadable-Fields</code> header (an export has the header only): they are not the record's value, so a sync should not store them as one.</li>
+<li>Fields named <code>*_id</code> hold the id of a related record; the sibling without the suffix holds its readable name. <code>url</code> links to the record in the ERP interface.</li>
+<li>Enumerated fields (\u201Cone of \u2026\u201D in the tables) take exactly one of the listed strings.</li>
+<li><span class="b pd">personal data</span> marks personal data: handle it accordingly. <span class="b dep">deprecated</span> marks what may go; answers touching it carry a <code>Deprecation</code> header.</li>
 </ul>
 </section>
 <section class="guide" id="paging">
 <h2>Paging</h2>
-<p>Common parameters of list routes: <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>changed_since</code>. The detail route takes only <code>fields</code>.</p>
+<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
 <ul>
-<li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every matching record. The cost grows with the offset.</li>
-<li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged until it is <code>null</code>. Records come in ascending id at constant cost. Not combinable with <code>offset</code> or <code>order</code> (400).</li>
-<li><code>total=false</code> omits <code>meta.total</code>: the count scans every matching record whatever the <code>limit</code>, so turn it off in cursor scans and whenever the count is not shown.</li>
-<li><strong>Unchanged answers</strong>: every 200 JSON answer carries an <code>ETag</code> (an export has none). Send it back in <code>If-None-Match</code> (several comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The data is still read from the ERP, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. Where the operator turned the gateway's response cache on for a resource, its answers are <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: they may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
-<li><code>order</code>: <code>field</code>, <code>field asc</code> or <code>field desc</code>, several keys comma-separated, among the sortable fields of the resource. <code>id</code> is always appended as the last key, so pages are stable. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.</li>
-<li><code>fields</code>: comma-separated field names, e.g. <code>fields=id,name</code>. An unknown name is 400.</li>
-<li><strong>Exports</strong> (<code>Accept: text/csv</code> or <code>Accept: application/x-ndjson</code>, or <code>format=csv</code> / <code>format=ndjson</code> in a link): every matching record, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's ceiling on rows, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field and an empty text <code>&quot;&quot;</code>, arrays as JSON text. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
-<li><strong>Change feed</strong> (<code>changed_since</code>): records written at or after an ISO 8601 date-time, in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> (a token) while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the token to go on from in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until they are settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400).</li>
+<li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every match; the cost grows with the offset.</li>
+<li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged (<code>&quot;next_since_id&quot;: 212</code>: ask again with <code>since_id=212</code>); stop at <code>&quot;next_since_id&quot;: null</code>. Ascending id, constant cost; never compute the cursor yourself. Not with <code>offset</code> or <code>order</code> (400).</li>
+<li>limit: default 50, at least 1; above 200, lowered to 200 without error.</li>
+<li>offset: at least 0, default 0.</li>
+<li>since_id: at least 0: the cursor.</li>
+<li>total: <code>true</code> (default) or <code>false</code>. The count scans every match whatever the <code>limit</code>: turn it off in cursor scans and whenever no count is shown.</li>
+<li>order: <code>field</code>, <code>field asc</code> or <code>field desc</code>, comma-separated, among the resource's sortable fields; <code>id</code> is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP orders first by fractions of a second that answers round off.</li>
+<li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
+<li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed). An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
+<li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
+<li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
+<li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
 </ul>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/approvals/approvers?since_id=0&amp;limit=200&amp;total=false&#39;</code></pre>
-<pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; -H &#39;Accept: text/csv&#39; &#39;{base_url}/api/v1/approvals/approvers&#39; -o approvals-approvers.csv</code></pre>
 </section>
 <section class="guide" id="filters">
 <h2>Filters</h2>
-<p>Each resource accepts its named filters (listed on its card) and the common parameters; any other query key is 400, and a raw ERP domain cannot be sent. Filters combine with AND.</p>
+<p>Each resource takes its named filters (listed with it) and the common parameters; any other query key is 400, and no raw ERP domain can be sent. Filters combine with AND, one value each (except <code>in</code>), as in the example above.</p>
 <ul>
 <li>Operators: <code>=</code> exact; <code>ilike</code> case-insensitive substring of the literal text (<code>%</code> and <code>_</code> are not wildcards); <code>&gt;=</code> and <code>&lt;=</code> inclusive bounds; <code>in</code> one of several ids.</li>
-<li>Integers: whole numbers; filters named <code>*_id</code> take the id of a related record. Numbers: decimals with a dot.</li>
-<li>Booleans: <code>true</code> or <code>false</code>, case-insensitive.</li>
-<li>Enumerations: one of the listed values, exactly; another value is 422 and the message lists the allowed ones.</li>
-<li>Dates: <code>YYYY-MM-DD</code> or an ISO 8601 date-time (<code>2026-01-31T08:00:00Z</code>; an offset is converted to UTC, none means UTC). On a date-time field, a date alone means from 00:00:00Z of that day for <code>*_after</code> and through the end of that day for <code>*_before</code>.</li>
-<li><code>in</code> lists: positive ids comma-separated (<code>assignee_id=3,5</code>) or the key repeated (<code>assignee_id=3&amp;assignee_id=5</code>).</li>
+<li>Integers: whole numbers (<code>*_id</code>: the id of a related record). Numbers: decimals with a dot. Text: non-empty, URL-encoded. Booleans: <code>true</code> or <code>false</code>, case-insensitive.</li>
+<li>Enumerations (\u201Cone of \u2026\u201D in the tables): one of the listed values, exactly, without quotes (<code>state=done</code>); another value is 422, its message listing the allowed ones.</li>
+<li>Dates: <code>YYYY-MM-DD</code> (a date-time is accepted, its UTC date used). Date-times: <code>YYYY-MM-DD</code> or ISO 8601 (<code>2026-01-31T08:00:00Z</code>; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for <code>*_after</code>, through its end for <code>*_before</code>. Bounds hold on the values as answered, to the second: <code>*_before=t</code> includes every record shown at <code>t</code> (the ERP keeps fractions of a second it does not answer), <code>*_after=t</code> every record shown at <code>t</code> or later (with a fraction of a second in <code>t</code>: at a later second).</li>
+<li>Integer lists (<code>in</code>): positive ids comma-separated (<code>assignee_id=3,5</code>) or the key repeated (<code>assignee_id=3&amp;assignee_id=5</code>).</li>
 <li>An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 <code>invalid_value</code>.</li>
 <li>Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.</li>
 </ul>
 </section>
 <section class="guide" id="errors">
 <h2>Errors</h2>
-<p>Errors answer <code>{&quot;error&quot;: {&quot;code&quot;: &quot;...&quot;, &quot;message&quot;: &quot;...&quot;}}</code>, except 405, which the routing layer answers with an HTML page. Rely on the status; the message is for people.</p>
-<div class="scroll"><table><thead><tr><th>Status</th><th>Code</th><th>Condition</th></tr></thead><tbody>
-<tr><td>400</td><td data-label="Code"><code>bad_request</code></td><td data-label="Condition">Unknown parameter, invalid sort or unknown field.</td></tr>
-<tr><td>401</td><td data-label="Code"><code>unauthorized</code></td><td data-label="Condition">API key absent, invalid or expired.</td></tr>
-<tr><td>403</td><td data-label="Code"><code>forbidden</code></td><td data-label="Condition">Account not authorised to use the API, or no read right on the model.</td></tr>
-<tr><td>404</td><td data-label="Code"><code>not_found</code></td><td data-label="Condition">Unknown resource, or record not found or outside the exposed scope.</td></tr>
-<tr><td>405</td><td data-label="Code"><span class="none">(HTML body)</span></td><td data-label="Condition">Any method other than GET or HEAD; the answer carries <code>Allow: GET, HEAD</code>.</td></tr>
-<tr><td>422</td><td data-label="Code"><code>invalid_value</code></td><td data-label="Condition">A parameter value cannot be used (malformed date, integer expected, value outside the allowed list).</td></tr>
-<tr><td>429</td><td data-label="Code"><code>rate_limited</code></td><td data-label="Condition">Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay.</td></tr>
-<tr><td>500</td><td data-label="Code"><code>internal_error</code></td><td data-label="Condition">An unexpected failure of the gateway itself (a bug): logged, never detailed.</td></tr>
-<tr><td>502</td><td data-label="Code"><code>bad_gateway</code></td><td data-label="Condition">The ERP is unreachable or answered with something that is not its protocol.</td></tr>
-<tr><td>503</td><td data-label="Code"><code>unavailable</code></td><td data-label="Condition">The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay.</td></tr>
-<tr><td>504</td><td data-label="Code"><code>gateway_timeout</code></td><td data-label="Condition">The ERP did not answer within the configured timeout.</td></tr>
-</tbody></table></div>
-<p>429 and 503 carry <code>Retry-After</code> (seconds). Every answer, errors included, carries <code>X-Request-Id</code>: yours when you send one (1 to 128 letters, digits and <code>_ . : + / = -</code>), else one made for the request. Quote it when reporting a problem. Data answers also carry <code>Server-Timing</code>: time in the ERP, the gateway's own time and the cache outcome.</p>
+<p>Errors answer <code>{&quot;error&quot;: {&quot;code&quot;: &quot;...&quot;, &quot;message&quot;: &quot;...&quot;}}</code>, except 405, an HTML page. Rely on the status; the message is for people.</p>
+<div class="scroll"><table>
+<thead>
+<tr>
+<th>Status</th>
+<th>Code</th>
+<th>Condition</th>
+</tr>
+</thead>
+<tbody>
+<tr>
+<td>400</td>
+<td data-label="Code"><code>bad_request</code></td>
+<td data-label="Condition">Unknown parameter, invalid sort or unknown field.</td>
+</tr>
+<tr>
+<td>401</td>
+<td data-label="Code"><code>unauthorized</code></td>
+<td data-label="Condition">API key absent, invalid or expired.</td>
+</tr>
+<tr>
+<td>403</td>
+<td data-label="Code"><code>forbidden</code></td>
+<td data-label="Condition">Account not authorised to use the API, or no read right on the model.</td>
+</tr>
+<tr>
+<td>404</td>
+<td data-label="Code"><code>not_found</code></td>
+<td data-label="Condition">Unknown resource, or record not found or outside the exposed scope.</td>
+</tr>
+<tr>
+<td>405</td>
+<td data-label="Code"><em>(HTML body)</em></td>
+<td data-label="Condition">Any method other than GET or HEAD; the answer carries <code>Allow: GET, HEAD</code>.</td>
+</tr>
+<tr>
+<td>422</td>
+<td data-label="Code"><code>invalid_value</code></td>
+<td data-label="Condition">A parameter value cannot be used (malformed date, integer expected, value outside the allowed list).</td>
+</tr>
+<tr>
+<td>429</td>
+<td data-label="Code"><code>rate_limited</code></td>
+<td data-label="Condition">Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay.</td>
+</tr>
+<tr>
+<td>500</td>
+<td data-label="Code"><code>internal_error</code></td>
+<td data-label="Condition">An unexpected failure of the gateway itself (a bug): logged, never detailed.</td>
+</tr>
+<tr>
+<td>502</td>
+<td data-label="Code"><code>bad_gateway</code></td>
+<td data-label="Condition">The ERP is unreachable or answered with something that is not its protocol.</td>
+</tr>
+<tr>
+<td>503</td>
+<td data-label="Code"><code>unavailable</code></td>
+<td data-label="Condition">The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay.</td>
+</tr>
+<tr>
+<td>504</td>
+<td data-label="Code"><code>gateway_timeout</code></td>
+<td data-label="Condition">The ERP did not answer within the configured timeout.</td>
+</tr>
+</tbody>
+</table></div>
+<p>429 and 503 carry <code>Retry-After</code> (seconds). Every answer carries <code>X-Request-Id</code>: yours when you send one (1 to 128 letters, digits and <code>_ . : + / = -</code>), else one made for it; quote it when reporting a problem. Data answers carry <code>Server-Timing</code>: the ERP's time, the gateway's and the cache outcome.</p>
+<p>What to do: 400: fix the request (the message names the parameter). 422: fix the value (an enumeration's message lists the allowed ones). 401: the key is wrong or expired: get a new one. 403: this key may not read this resource. 404: no such record in scope. 429, 503: wait <code>Retry-After</code> seconds, then retry once. 502, 504: the ERP failed or was slow: retry later, with a smaller <code>limit</code> or <code>total=false</code>. Never retry a 4xx unchanged.</p>
 </section>
 <section class="guide" id="limits">
 <h2>Limits</h2>
-<div class="scroll"><table><thead><tr><th>Limit</th><th>Value</th></tr></thead><tbody>
-<tr><td><code>limit</code> default</td><td>50</td></tr>
-<tr><td><code>limit</code> maximum</td><td>200 (a larger value is lowered, no error)</td></tr>
-<tr><td><code>limit</code> minimum</td><td>1</td></tr>
-<tr><td><code>offset</code> minimum</td><td>0</td></tr>
-<tr><td><code>since_id</code> minimum</td><td>0</td></tr>
-</tbody></table></div>
-<p>Failed authentications are limited per client address, and new API keys checked at once for all addresses together: past either limit the answer is 429 with <code>Retry-After</code>.</p>
-<p>The operator may also limit each API key (points per window). Data answers then carry <code>RateLimit-Policy</code> (e.g. <code>&quot;per-key&quot;;q=600;w=60</code>: 600 points per 60 s) and <code>RateLimit</code> (e.g. <code>&quot;per-key&quot;;r=598;t=42</code>: 598 left, the window ends in 42 s), the IETF draft's fields; past the quota the answer is 429 <code>rate_limited</code> with <code>Retry-After</code>.</p>
+<ul>
+<li>Failed authentications are limited per client address, and new API keys checked at once for all addresses together: past either limit, 429 <code>rate_limited</code> with <code>Retry-After</code>.</li>
+<li>The operator may also limit each API key (points per window). Data answers then carry <code>RateLimit-Policy</code> (<code>&quot;per-key&quot;;q=600;w=60</code>: 600 points per 60 s) and <code>RateLimit</code> (<code>&quot;per-key&quot;;r=598;t=42</code>: 598 left, the window ends in 42 s), the IETF draft's fields; past the quota, 429 <code>rate_limited</code> with <code>Retry-After</code>.</li>
+</ul>
 </section>
 <section class="guide" id="versioning">
 <h2>Versioning and links</h2>
 <ul>
 <li>Interface version <strong>1.0.0</strong>; data routes carry the prefix <code>/api/v1</code>. Changes within a major version only add (resources, fields, filters); what may go is marked deprecated first.</li>
-<li>OpenAPI 3.1 description: <a href="{base_url}/api/openapi.json"><code>/api/openapi.json</code></a>, generated from the same catalogue as this page and describing exactly the routes served.</li>
-<li>Flat Markdown for agents and LLM tools: <a href="{base_url}/api/llms.txt"><code>/api/llms.txt</code></a>.</li>
-<li>Stable links: every resource card is <code>#&lt;domain&gt;/&lt;resource&gt;</code> (e.g. <a href="#approvals/approvers"><code>#approvals/approvers</code></a>), every domain <code>#&lt;domain&gt;</code>.</li>
+<li>Generated from the catalogue, describing exactly the routes served, without credentials: OpenAPI 3.1 at <a href="{base_url}/api/openapi.json"><code>/api/openapi.json</code></a>; this guide with every route at <a href="{base_url}/api/docs"><code>/api/docs</code></a> (anchors <code>#&lt;domain&gt;</code>, <code>#&lt;domain&gt;/&lt;resource&gt;</code>: <code>#approvals/approvers</code>) and, for agents, at <a href="{base_url}/llms.txt"><code>/llms.txt</code></a> (and <code>/api/llms.txt</code>).</li>
 </ul>
 </section>
 <section class="guide" id="agents">
 <h2>Agents: MCP and llms.txt</h2>
+<p>Agents that speak the Model Context Protocol use the same key, rights, limits and errors through tools.</p>
 <ul>
-<li><strong>MCP</strong>: agents that speak the Model Context Protocol connect to <code>POST {base_url}/mcp</code> (streamable HTTP, stateless) with the same <code>Authorization: Bearer &lt;API key&gt;</code>, or run <code>npm run mcp</code> (stdio) with <code>GATEWAY_URL</code> and <code>API_KEY</code> set. 14 tools: <code>list_resources</code>, <code>describe_resource</code>, <code>query_&lt;domain&gt;</code>, <code>get_record</code>; the same rights, limits and errors as the routes; personal-data fields only when named in <code>fields</code>.</li>
-<li><strong>llms.txt</strong>: this whole interface as flat Markdown for language models, at <a href="{base_url}/llms.txt"><code>/llms.txt</code></a> (and <code>/api/llms.txt</code>).</li>
+<li>Streamable HTTP: <code>POST {base_url}/mcp</code> with <code>Authorization: Bearer &lt;API key&gt;</code> (stateless: no session id; GET is 405).</li>
+<li>stdio, for local agents: <code>GATEWAY_URL={base_url} API_KEY=&lt;key&gt; npm run mcp</code> in a clone of the gateway; it forwards to <code>/mcp</code>.</li>
+<li>14 tools: <code>list_resources</code>; <code>describe_resource</code> (fields, enums, filters, sort keys, personal-data flags); <code>query_&lt;domain&gt;</code> (one per domain: <code>resource</code>, named <code>filters</code>, <code>fields</code>, <code>order</code>, <code>limit</code>, <code>since_id</code>, <code>total</code>); <code>get_record</code> (<code>resource</code> as <code>domain/name</code>, <code>id</code>, <code>fields</code>).</li>
+<li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others); <code>meta.unreadable_fields</code> names fields that are null because the API account may not read their model. Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>.</li>
+<li>Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then <code>gateway_timeout</code>, 504). A call that reads data costs what its route costs against the key's rate limit (<code>rate_limited</code>, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers <code>unavailable</code> (503) with <code>retry_after</code> seconds: retry then, or ask for fewer records.</li>
+<li><strong>llms.txt</strong>: this interface as flat Markdown for language models, at <code>{base_url}/llms.txt</code> (and <code>/api/llms.txt</code>).</li>
 </ul>
 </section>
 <section class="guide" id="try">
@@ -1855,7 +2421,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>request_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approval request.</td></tr>
 <tr><td><code>request_subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject (number) of the approval request.</td></tr>
 <tr><td><code>request_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the approval request.</td></tr>
-<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approver (user).</td></tr>
+<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Approver (user).</td></tr>
 <tr><td><code>approver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approver (user).</td></tr>
 <tr><td><code>status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>waiting</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code></span></td><td data-label="Description">Position of this approver in the circuit.</td></tr>
 <tr><td><code>sequence</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Rank in the circuit (lowest rank decides first).</td></tr>
@@ -1912,7 +2478,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>request_subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject (number) of the approval request.</td></tr>
 <tr><td><code>request_description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the approval request.</td></tr>
 <tr><td><code>request_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the approval request.</td></tr>
-<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Author of the approval request.</td></tr>
+<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Author of the approval request.</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the line.</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Product asked for.</td></tr>
 <tr><td><code>product_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the product asked for.</td></tr>
@@ -1985,18 +2551,18 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject of the request (request number).</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description (reason) of the request.</td></tr>
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">External reference of the request.</td></tr>
-<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Author (owner) of the request.</td></tr>
+<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Author (owner) of the request.</td></tr>
 <tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the author (user).</td></tr>
-<tr><td><code>created_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who entered the request, if different from the author.</td></tr>
+<tr><td><code>created_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who entered the request, if different from the author.</td></tr>
 <tr><td><code>status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the request.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approval category.</td></tr>
 <tr><td><code>category_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approval category.</td></tr>
 <tr><td><code>amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount of the request.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amount.</td></tr>
 <tr><td><code>budget_code</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Budget code charged.</td></tr>
-<tr><td><code>final_approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approver who takes the final decision.</td></tr>
+<tr><td><code>final_approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Approver who takes the final decision.</td></tr>
 <tr><td><code>approvers</code></td><td data-label="Type">array of integer</td><td data-label="Description">Identifiers of the circuit steps, to join with approvals/approvers.</td></tr>
-<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Partner (contact) concerned by the request.</td></tr>
+<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Partner (contact) concerned by the request.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location concerned by the request.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity asked for.</td></tr>
 <tr><td><code>created_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Creation date and time of the record.</td></tr>
@@ -2273,9 +2839,9 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>seats_max</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Maximum number of attendees (0 when unlimited).</td></tr>
 <tr><td><code>seats_taken</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Seats taken by confirmed and attended registrations.</td></tr>
 <tr><td><code>seats_available</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Seats still available (0 when unlimited).</td></tr>
-<tr><td><code>organizer</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Organizer of the event.</td></tr>
-<tr><td><code>responsible</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User responsible for the event.</td></tr>
-<tr><td><code>referent</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Referent person of the event.</td></tr>
+<tr><td><code>organizer</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Organizer of the event.</td></tr>
+<tr><td><code>responsible</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User responsible for the event.</td></tr>
+<tr><td><code>referent</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Referent person of the event.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Origin of the event (internal or public request).</td></tr>
 <tr><td><code>review_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>approved</code>, <code>pending</code>, <code>refused</code></span></td><td data-label="Description">Review state of the event.</td></tr>
 <tr><td><code>hidden_public</code></td><td data-label="Type">boolean</td><td data-label="Description">Hidden on the public site.</td></tr>
@@ -2350,7 +2916,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>attendee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant name.</td></tr>
 <tr><td><code>email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant email address.</td></tr>
 <tr><td><code>phone</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant phone number.</td></tr>
-<tr><td><code>booked_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Contact who booked the registration.</td></tr>
+<tr><td><code>booked_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Contact who booked the registration.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>open</code>, <code>done</code>, <code>cancel</code></span></td><td data-label="Description">Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -2402,7 +2968,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>event</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Name of the event.</td></tr>
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Task to carry out.</td></tr>
 <tr><td><code>done</code></td><td data-label="Type">boolean</td><td data-label="Description">The task is done.</td></tr>
-<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User assigned to the task.</td></tr>
+<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User assigned to the task.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2454,7 +3020,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>due_date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Due date.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>pending</code>, <code>handled</code>, <code>late</code></span></td><td data-label="Description">Handling state: late when the due date has passed without the alert being handled.</td></tr>
 <tr><td><code>handled_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the alert was handled.</td></tr>
-<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who handled the alert.</td></tr>
+<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who handled the alert.</td></tr>
 <tr><td><code>reminder_days</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Notice days before the due date.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -2507,7 +3073,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the fuel log.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle filled.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle filled.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver at the time of the fill.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver at the time of the fill.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the fill.</td></tr>
 <tr><td><code>station</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Fuel station.</td></tr>
 <tr><td><code>liters</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Litres filled.</td></tr>
@@ -2580,7 +3146,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Short description of the incident.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle involved.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle involved.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver at the time of the incident.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver at the time of the incident.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the incident.</td></tr>
 <tr><td><code>severity</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>minor</code>, <code>moderate</code>, <code>major</code>, <code>critical</code></span></td><td data-label="Description">Severity of the incident.</td></tr>
 <tr><td><code>cost</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Estimated impact cost.</td></tr>
@@ -2687,8 +3253,8 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the reservation.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle reserved.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle reserved.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver.</td></tr>
-<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who made the request.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver.</td></tr>
+<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who made the request.</td></tr>
 <tr><td><code>start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Start of the reservation.</td></tr>
 <tr><td><code>stop</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the reservation.</td></tr>
 <tr><td><code>duration</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Duration (hours).</td></tr>
@@ -2699,7 +3265,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>attendees_count</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Expected passengers.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Channel through which the request was made.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>approved</code>, <code>in_progress</code>, <code>done</code>, <code>refused</code>, <code>cancelled</code></span></td><td data-label="Description">State of the reservation.</td></tr>
-<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who approved or refused the request.</td></tr>
+<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who approved or refused the request.</td></tr>
 <tr><td><code>approved_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was approved.</td></tr>
 <tr><td><code>refusal_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a refusal.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -2828,7 +3394,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>reservation_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Originating reservation, if any.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle driven.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle driven.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the trip.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Departure time.</td></tr>
 <tr><td><code>date_end</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Arrival time.</td></tr>
@@ -2893,7 +3459,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>plate</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Licence plate.</td></tr>
 <tr><td><code>model</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Make and model.</td></tr>
 <tr><td><code>vin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle identification number (chassis).</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver currently assigned.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver currently assigned.</td></tr>
 <tr><td><code>seats</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of seats.</td></tr>
 <tr><td><code>fuel_type</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>diesel</code>, <code>gasoline</code>, <code>full_hybrid</code>, <code>plug_in_hybrid_diesel</code>, <code>plug_in_hybrid_gasoline</code>, <code>cng</code>, <code>lpg</code>, <code>hydrogen</code>, <code>electric</code></span></td><td data-label="Description">Fuel or energy.</td></tr>
 <tr><td><code>odometer</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Last odometer reading (km).</td></tr>
@@ -2969,7 +3535,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Hardware model.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity on hand.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Stock location of the asset.</td></tr>
-<tr><td><code>holder</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person holding the asset.</td></tr>
+<tr><td><code>holder</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person holding the asset.</td></tr>
 <tr><td><code>lifecycle</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>available</code>, <code>assigned</code>, <code>maintenance</code>, <code>retired</code>, <code>external</code></span></td><td data-label="Description">Lifecycle stage of the asset.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -3017,7 +3583,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the move.</td></tr>
 <tr><td><code>ticket_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the ticket the consumable was issued for.</td></tr>
 <tr><td><code>ticket_number</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Number of the ticket.</td></tr>
-<tr><td><code>beneficiary</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who received the consumable.</td></tr>
+<tr><td><code>beneficiary</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who received the consumable.</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Consumable issued.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Stock location the consumable was taken from.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity issued.</td></tr>
@@ -3025,7 +3591,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>remaining_quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity not returned.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>out</code>, <code>partial</code>, <code>returned</code></span></td><td data-label="Description">Return state of the move.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of issue.</td></tr>
-<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Technician who handled the move.</td></tr>
+<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Technician who handled the move.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3080,9 +3646,9 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>stage</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Current stage.</td></tr>
 <tr><td><code>is_closed</code></td><td data-label="Type">boolean</td><td data-label="Description">The current stage is a closing stage.</td></tr>
 <tr><td><code>team</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Support team in charge.</td></tr>
-<tr><td><code>assignees</code></td><td data-label="Type">array of string</td><td data-label="Description">Assigned technicians.</td></tr>
-<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">First assigned technician, or null (earlier listing).</td></tr>
-<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who raised the ticket.</td></tr>
+<tr><td><code>assignees</code></td><td data-label="Type">array of string <span class="b pd">personal data</span></td><td data-label="Description">Assigned technicians.</td></tr>
+<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">First assigned technician, or null (earlier listing).</td></tr>
+<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who raised the ticket.</td></tr>
 <tr><td><code>requester_email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Email address of the requester.</td></tr>
 <tr><td><code>priority</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>0</code>, <code>1</code>, <code>2</code>, <code>3</code></span></td><td data-label="Description">Priority: 0 low, 1 normal, 2 high, 3 critical.</td></tr>
 <tr><td><code>kanban_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>normal</code>, <code>done</code>, <code>blocked</code></span></td><td data-label="Description">Kanban status: normal (in progress), done (ready) or blocked.</td></tr>
@@ -3244,8 +3810,8 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>sent</code>, <code>org_tribu</code>, <code>to approve</code>, <code>purchase</code>, <code>cancel</code></span></td><td data-label="Description">State of the order (org_tribu = awaiting tribe validation).</td></tr>
 <tr><td><code>invoice_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>no</code>, <code>to invoice</code>, <code>invoiced</code></span></td><td data-label="Description">Billing status.</td></tr>
-<tr><td><code>buyer</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Buyer in charge of the order.</td></tr>
-<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who entered the order.</td></tr>
+<tr><td><code>buyer</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Buyer in charge of the order.</td></tr>
+<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who entered the order.</td></tr>
 <tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the person who entered the order (user).</td></tr>
 <tr><td><code>created_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Creation date and time of the record.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
@@ -3447,8 +4013,8 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>stop</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the maintenance slot.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>planned</code>, <code>in_progress</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">State of the maintenance.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>preventive</code>, <code>curative</code>, <code>cleaning</code>, <code>other</code></span></td><td data-label="Description">Kind of maintenance.</td></tr>
-<tr><td><code>technician</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Internal technician.</td></tr>
-<tr><td><code>external_technician</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">External technician or contractor.</td></tr>
+<tr><td><code>technician</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Internal technician.</td></tr>
+<tr><td><code>external_technician</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">External technician or contractor.</td></tr>
 <tr><td><code>blocks_reservations</code></td><td data-label="Type">boolean</td><td data-label="Description">Prevents any reservation on the slot.</td></tr>
 <tr><td><code>check_progress</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Progress of the maintenance checklist (percent).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
@@ -3511,10 +4077,10 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>duration</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Duration of the reservation (hours).</td></tr>
 <tr><td><code>attendees_expected</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of attendees expected.</td></tr>
 <tr><td><code>attendees_actual</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of attendees actually present.</td></tr>
-<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who requested the reservation.</td></tr>
+<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who requested the reservation.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Origin of the request (internal or public).</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancelled</code>, <code>done</code></span></td><td data-label="Description">State of the reservation.</td></tr>
-<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User who approved or refused the reservation.</td></tr>
+<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User who approved or refused the reservation.</td></tr>
 <tr><td><code>approved_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the approval.</td></tr>
 <tr><td><code>refusal_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a refusal.</td></tr>
 <tr><td><code>cancellation_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a cancellation.</td></tr>
@@ -3711,11 +4277,11 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>subject_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the subject concerned.</td></tr>
 <tr><td><code>sprint</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Sprint during which the blocker was raised.</td></tr>
 <tr><td><code>squad</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Squad that is blocked.</td></tr>
-<tr><td><code>owner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person in charge of following the blocker.</td></tr>
-<tr><td><code>unblocker</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Who can lift the blocker (person or body; free text).</td></tr>
-<tr><td><code>unblocker_user</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person to notify to lift the blocker.</td></tr>
+<tr><td><code>owner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person in charge of following the blocker.</td></tr>
+<tr><td><code>unblocker</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Who can lift the blocker (person or body; free text).</td></tr>
+<tr><td><code>unblocker_user</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person to notify to lift the blocker.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>member</code>, <code>feedback</code>, <code>no_feedback</code></span></td><td data-label="Description">Where the blocker comes from.</td></tr>
-<tr><td><code>reported_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who reported the blocker.</td></tr>
+<tr><td><code>reported_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who reported the blocker.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Blocked since.</td></tr>
 <tr><td><code>date_lifted</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date the blocker was lifted (null while open).</td></tr>
 <tr><td><code>is_open</code></td><td data-label="Type">boolean</td><td data-label="Description">True while the blocker has not been lifted.</td></tr>
@@ -3918,7 +4484,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>value</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Value read.</td></tr>
 <tr><td><code>unit</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Unit of the measure.</td></tr>
 <tr><td><code>note</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Comment on the reading.</td></tr>
-<tr><td><code>read_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who recorded the reading.</td></tr>
+<tr><td><code>read_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who recorded the reading.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4115,7 +4681,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the transfer.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Source document (purchase order, request...).</td></tr>
 <tr><td><code>picking_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Operation type (receipt, delivery, internal transfer).</td></tr>
-<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Contact (vendor or recipient).</td></tr>
+<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Contact (vendor or recipient).</td></tr>
 <tr><td><code>source_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location the goods leave.</td></tr>
 <tr><td><code>destination_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location the goods reach.</td></tr>
 <tr><td><code>scheduled_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Scheduled date of the transfer.</td></tr>
@@ -4234,7 +4800,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>approved</code>, <code>rejected</code>, <code>cancelled</code></span></td><td data-label="Description">State of the request.</td></tr>
 <tr><td><code>trip_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the trip (mission) concerned, if any.</td></tr>
 <tr><td><code>trip_reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the trip concerned.</td></tr>
-<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User travelling.</td></tr>
+<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User travelling.</td></tr>
 <tr><td><code>mission_object</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Purpose of the mission.</td></tr>
 <tr><td><code>country</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination country.</td></tr>
 <tr><td><code>city</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination city.</td></tr>
@@ -4256,7 +4822,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>amount_partner</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount borne by the partner.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site or programme area) charged.</td></tr>
-<tr><td><code>validator</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User who validates the request.</td></tr>
+<tr><td><code>validator</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User who validates the request.</td></tr>
 <tr><td><code>submit_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was submitted.</td></tr>
 <tr><td><code>approve_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was approved.</td></tr>
 <tr><td><code>reject_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was rejected.</td></tr>
@@ -4484,7 +5050,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference (sequence number) of the trip.</td></tr>
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Title of the mission.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>planned</code>, <code>in_progress</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">State of the trip.</td></tr>
-<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User travelling.</td></tr>
+<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User travelling.</td></tr>
 <tr><td><code>traveler_name</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Full name of the traveller.</td></tr>
 <tr><td><code>traveler_email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Email address of the traveller.</td></tr>
 <tr><td><code>trip_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Kind of mission.</td></tr>
@@ -4560,90 +5126,98 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <footer>Operations data API 1.0.0 \xB7 <a href="{base_url}/api/openapi.json">OpenAPI</a> \xB7 <a href="{base_url}/api/llms.txt">llms.txt</a></footer>
 </main>
 </div>
-<script>
-(function () {
+<script>// The docs page's script (inlined by codegen/emit/docs-page, allowed by its hash in the page's CSP): the
+// search box, anchors revealed, the table of contents on a phone, copy buttons and the try-it panel.
+(() => {
+  // biome-ignore lint/suspicious/noRedundantUseStrict: the page runs this as a classic script, not as a module
   'use strict';
-  var q = document.getElementById('q');
-  var count = document.getElementById('count');
-  var nomatch = document.getElementById('nomatch');
-  var toc = document.getElementById('toc-box');
-  var all = function (root, selector) { return Array.prototype.slice.call(root.querySelectorAll(selector)); };
-  var lower = function (e) { return e.textContent.toLowerCase(); };
-  var links = {};
-  all(document, '#toc a[href^="#"]').forEach(function (a) { links[a.getAttribute('href').slice(1)] = a.parentNode; });
-  var guides = all(document, 'section.guide').map(function (g) {
-    var title = g.querySelector('h1, h2');
+  const q = document.getElementById('q');
+  const count = document.getElementById('count');
+  const nomatch = document.getElementById('nomatch');
+  const toc = document.getElementById('toc-box');
+  const all = (root, selector) => Array.prototype.slice.call(root.querySelectorAll(selector));
+  const lower = (e) => e.textContent.toLowerCase();
+  const links = {};
+  all(document, '#toc a[href^="#"]').forEach((a) => {
+    links[a.getAttribute('href').slice(1)] = a.parentNode;
+  });
+  const guides = all(document, 'section.guide').map((g) => {
+    const title = g.querySelector('h1, h2');
     return {
       el: g,
       head: title ? lower(title) : '',
-      items: all(g, ':scope > p, :scope > ul > li, :scope > pre, :scope > .scroll tbody tr').map(function (e) { return { el: e, text: lower(e) }; })
+      items: all(g, ':scope > p, :scope > ul > li, :scope > pre, :scope > .scroll tbody tr').map((e) => ({ el: e, text: lower(e) })),
     };
   });
-  var domains = all(document, 'section.domain');
-  var cards = all(document, 'article.res').map(function (card) {
-    return {
-      el: card,
-      head: all(card, '.head').map(lower).join(' '),
-      blocks: all(card, '.rows').map(function (block) {
-        return { el: block, rows: all(block, 'tbody tr').map(function (tr) { return { el: tr, text: lower(tr) }; }) };
-      }),
-      examples: all(card, '.ex')
-    };
-  });
-  var has = function (text, words) { return words.every(function (w) { return text.indexOf(w) >= 0; }); };
+  const domains = all(document, 'section.domain');
+  const cards = all(document, 'article.res').map((card) => ({
+    el: card,
+    head: all(card, '.head').map(lower).join(' '),
+    blocks: all(card, '.rows').map((block) => ({ el: block, rows: all(block, 'tbody tr').map((tr) => ({ el: tr, text: lower(tr) })) })),
+    examples: all(card, '.ex'),
+  }));
+  const has = (text, words) => words.every((w) => text.indexOf(w) >= 0);
 
   function apply() {
-    var words = q.value.toLowerCase().split(/\\s+/).filter(Boolean);
-    var shown = 0;
-    var guideShown = 0;
-    cards.forEach(function (card) {
-      var whole = has(card.head, words);
-      var visible = whole;
-      card.blocks.forEach(function (block) {
-        var any = false;
-        block.rows.forEach(function (row) {
-          var hit = whole || has(card.head + ' ' + row.text, words);
+    const words = q.value.toLowerCase().split(/\\s+/).filter(Boolean);
+    let shown = 0;
+    let guideShown = 0;
+    cards.forEach((card) => {
+      const whole = has(card.head, words);
+      let visible = whole;
+      card.blocks.forEach((block) => {
+        let any = false;
+        block.rows.forEach((row) => {
+          const hit = whole || has(\`\${card.head} \${row.text}\`, words);
           row.el.hidden = !hit;
           any = any || hit;
         });
         block.el.hidden = !any && !whole;
         visible = visible || any;
       });
-      card.examples.forEach(function (e) { e.hidden = !whole; });
+      card.examples.forEach((e) => {
+        e.hidden = !whole;
+      });
       card.el.hidden = !visible;
       if (links[card.el.id]) links[card.el.id].hidden = !visible;
       if (visible) shown += 1;
     });
-    domains.forEach(function (d) {
-      var visible = d.querySelector('article.res:not([hidden])') !== null;
+    domains.forEach((d) => {
+      const visible = d.querySelector('article.res:not([hidden])') !== null;
       d.hidden = !visible;
       if (links[d.id]) links[d.id].hidden = !visible;
     });
-    guides.forEach(function (g) {
-      var whole = has(g.head, words);
-      var any = false;
-      g.items.forEach(function (item) {
-        var hit = whole || has(item.text, words);
+    guides.forEach((g) => {
+      const whole = has(g.head, words);
+      let any = false;
+      g.items.forEach((item) => {
+        const hit = whole || has(item.text, words);
         item.el.hidden = !hit;
         any = any || hit;
       });
-      var visible = whole || any;
+      const visible = whole || any;
       g.el.hidden = !visible;
       if (links[g.el.id]) links[g.el.id].hidden = !visible;
       if (visible) guideShown += 1;
     });
     if (!words.length) count.textContent = '';
-    else count.textContent = shown + (shown === 1 ? ' resource' : ' resources') + ', ' + guideShown + (guideShown === 1 ? ' guide section' : ' guide sections');
-    var none = words.length > 0 && shown === 0 && guideShown === 0;
+    else count.textContent = \`\${shown} \${shown === 1 ? 'resource' : 'resources'}, \${guideShown} \${guideShown === 1 ? 'guide section' : 'guide sections'}\`;
+    const none = words.length > 0 && shown === 0 && guideShown === 0;
     nomatch.hidden = !none;
-    nomatch.textContent = none ? 'No match for \\u201c' + q.value.trim() + '\\u201d. Search a route (/api/v1/fleet/vehicles), a field, a filter, a parameter (since_id, cursor, fields) or a guide section; Escape clears.' : '';
+    nomatch.textContent = none
+      ? \`No match for \\u201c\${q.value.trim()}\\u201d. Search a route (/api/v1/fleet/vehicles), a field, a filter, a parameter (since_id, cursor, fields) or a guide section; Escape clears.\`
+      : '';
   }
 
   function reveal() {
-    var id;
-    try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; }
-    var target = id && document.getElementById(id);
-    if (target && target.closest('[hidden]')) {
+    let id;
+    try {
+      id = decodeURIComponent(location.hash.slice(1));
+    } catch (_e) {
+      return;
+    }
+    const target = id ? document.getElementById(id) : null;
+    if (target?.closest('[hidden]')) {
       q.value = '';
       apply();
       target.scrollIntoView();
@@ -4651,31 +5225,50 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
   }
 
   q.addEventListener('input', apply);
-  q.addEventListener('keydown', function (e) { if (e.key === 'Escape') { q.value = ''; apply(); } });
-  document.addEventListener('keydown', function (e) {
-    var t = e.target;
-    if (e.key === '/' && t !== q && !(t instanceof HTMLInputElement) && !(t instanceof HTMLTextAreaElement)) { e.preventDefault(); q.focus(); }
+  q.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      q.value = '';
+      apply();
+    }
+  });
+  document.addEventListener('keydown', (e) => {
+    const t = e.target;
+    if (e.key === '/' && t !== q && !(t instanceof HTMLInputElement) && !(t instanceof HTMLTextAreaElement)) {
+      e.preventDefault();
+      q.focus();
+    }
   });
   window.addEventListener('hashchange', reveal);
 
-  var wide = window.matchMedia('(min-width: 64rem)');
-  var syncToc = function () { toc.open = wide.matches; };
+  const wide = window.matchMedia('(min-width: 64rem)');
+  const syncToc = () => {
+    toc.open = wide.matches;
+  };
   syncToc();
   wide.addEventListener('change', syncToc);
-  toc.addEventListener('click', function (e) { if (!wide.matches && e.target instanceof HTMLAnchorElement) toc.open = false; });
+  toc.addEventListener('click', (e) => {
+    if (!wide.matches && e.target instanceof HTMLAnchorElement) toc.open = false;
+  });
 
   if (navigator.clipboard && window.isSecureContext) {
-    all(document, 'pre.curl').forEach(function (pre) {
-      var code = pre.querySelector('code');
-      var button = document.createElement('button');
+    all(document, 'pre.curl').forEach((pre) => {
+      const code = pre.querySelector('code');
+      const button = document.createElement('button');
       button.type = 'button';
       button.className = 'copy';
       button.textContent = 'Copy';
-      button.addEventListener('click', function () {
-        navigator.clipboard.writeText(code.textContent).then(function () {
-          button.textContent = 'Copied';
-          setTimeout(function () { button.textContent = 'Copy'; }, 1500);
-        }, function () { button.textContent = 'Select and copy'; });
+      button.addEventListener('click', () => {
+        navigator.clipboard.writeText(code.textContent).then(
+          () => {
+            button.textContent = 'Copied';
+            setTimeout(() => {
+              button.textContent = 'Copy';
+            }, 1500);
+          },
+          () => {
+            button.textContent = 'Select and copy';
+          },
+        );
       });
       pre.appendChild(button);
     });
@@ -4683,49 +5276,77 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 
   // Try it: a GET to this gateway with a key that lives in the input's value only (never stored,
   // never in the address bar); the page's CSP (connect-src 'self') lets it go nowhere else.
-  var key = document.getElementById('try-key');
-  var path = document.getElementById('try-path');
-  var send = document.getElementById('try-send');
-  var status = document.getElementById('try-status');
-  var out = document.getElementById('try-out');
-  var ROUTE = /^\\/api\\/v1\\/[a-z0-9_]+\\/[a-z0-9_]+(\\/[0-9]+)?(\\?[^#\\s]*)?$/;
-  var MAX_SHOWN = 60000;
+  const key = document.getElementById('try-key');
+  const path = document.getElementById('try-path');
+  const send = document.getElementById('try-send');
+  const status = document.getElementById('try-status');
+  const out = document.getElementById('try-out');
+  const ROUTE = /^\\/api\\/v1\\/[a-z0-9_]+\\/[a-z0-9_]+(\\/[0-9]+)?(\\?[^#\\s]*)?$/;
+  const MAX_SHOWN = 60000;
   function tryIt() {
-    var route = path.value.trim();
-    var secret = key.value.trim();
-    if (!ROUTE.test(route)) { status.textContent = 'The path must be a data route: /api/v1/<domain>/<resource>[/<id>][?query].'; path.focus(); return; }
-    if (!secret) { status.textContent = 'Paste an API key first.'; key.focus(); return; }
+    const route = path.value.trim();
+    const secret = key.value.trim();
+    if (!ROUTE.test(route)) {
+      status.textContent = 'The path must be a data route: /api/v1/<domain>/<resource>[/<id>][?query].';
+      path.focus();
+      return;
+    }
+    if (!secret) {
+      status.textContent = 'Paste an API key first.';
+      key.focus();
+      return;
+    }
     // Beside this page (<prefix>/api/docs, with or without a final slash), so it works behind a proxy that adds a prefix.
-    var url = new URL(location.pathname.replace(/\\/docs\\/?$/, '/') + route.slice('/api/'.length), location.origin);
-    var started = Date.now();
+    const url = new URL(location.pathname.replace(/\\/docs\\/?$/, '/') + route.slice('/api/'.length), location.origin);
+    const started = Date.now();
     send.disabled = true;
-    status.textContent = 'Sending GET ' + route + ' \\u2026';
-    fetch(url.href, { headers: { Authorization: 'Bearer ' + secret, Accept: 'application/json' }, credentials: 'omit', cache: 'no-store', redirect: 'error', referrerPolicy: 'no-referrer' })
-      .then(function (response) {
-        return response.text().then(function (text) {
-          var shown = text;
-          try { shown = JSON.stringify(JSON.parse(text), null, 2); } catch (e) { /* not JSON: shown as text */ }
-          if (shown.length > MAX_SHOWN) shown = shown.slice(0, MAX_SHOWN) + '\\n\\u2026 (cut: ' + shown.length + ' characters)';
-          status.textContent = response.status + ' ' + response.statusText + ' \\u00b7 ' + (Date.now() - started) + ' ms';
-          out.firstChild.textContent = shown;
-          out.hidden = false;
-        });
-      }, function (error) {
-        status.textContent = 'The request failed: ' + error.message;
-      })
-      .then(function () { send.disabled = false; });
+    status.textContent = \`Sending GET \${route} \\u2026\`;
+    fetch(url.href, {
+      headers: { Authorization: \`Bearer \${secret}\`, Accept: 'application/json' },
+      credentials: 'omit',
+      cache: 'no-store',
+      redirect: 'error',
+      referrerPolicy: 'no-referrer',
+    })
+      .then(
+        (response) =>
+          response.text().then((text) => {
+            let shown = text;
+            try {
+              shown = JSON.stringify(JSON.parse(text), null, 2);
+            } catch (_e) {
+              /* not JSON: shown as text */
+            }
+            if (shown.length > MAX_SHOWN) shown = \`\${shown.slice(0, MAX_SHOWN)}\\n\\u2026 (cut: \${shown.length} characters)\`;
+            status.textContent = \`\${response.status} \${response.statusText} \\u00b7 \${Date.now() - started} ms\`;
+            out.firstChild.textContent = shown;
+            out.hidden = false;
+          }),
+        (error) => {
+          status.textContent = \`The request failed: \${error.message}\`;
+        },
+      )
+      .then(() => {
+        send.disabled = false;
+      });
   }
   send.addEventListener('click', tryIt);
-  [key, path].forEach(function (input) { input.addEventListener('keydown', function (e) { if (e.key === 'Enter') tryIt(); }); });
-  all(document, 'button.try').forEach(function (button) {
-    button.addEventListener('click', function () {
+  [key, path].forEach((input) => {
+    input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') tryIt();
+    });
+  });
+  all(document, 'button.try').forEach((button) => {
+    button.addEventListener('click', () => {
       path.value = button.getAttribute('data-path');
       document.getElementById('try').scrollIntoView();
       (key.value ? send : key).focus();
     });
   });
   // Leaving the page forgets the key, even if the browser keeps the page for going back.
-  window.addEventListener('pagehide', function () { key.value = ''; });
+  window.addEventListener('pagehide', () => {
+    key.value = '';
+  });
 
   if (q.value) apply();
 })();
@@ -4733,8 +5354,1375 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 </body>
 </html>
 `;
-var DOCS_PAGE_CSP = "default-src 'none'; script-src 'sha256-XWxjzAh3B8JkOW5JfCt+EQe1yCDAnIdFp5WeVR+4+Yo='; style-src 'sha256-/WKb5/mFoC+h/VEZqzYoySGLm/5yReF7LUR7Mdg07MM='; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-var LLMS_TXT = '# Operations data API\n\n> Read-only HTTP JSON API over the organisation\'s ERP: 45 resources in 11 domains (analytic, approvals, electricity, events, fleet, it, purchase, space, sprint, stock, travel). Every data route is GET, needs `Authorization: Bearer <API key>` and answers `{"data": [...], "meta": {...}}` (list) or `{"data": {...}}` (detail). Interface version 1.0.0.\n\nCompanion documents (no credentials): {base_url}/api/openapi.json (OpenAPI 3.1), {base_url}/api/docs (HTML). This text is served at {base_url}/llms.txt and {base_url}/api/llms.txt. Agents with MCP: see "MCP server" below.\n\n## Base URL\n\nThe base URL is {base_url}. Every path below is relative to it; data routes are under {base_url}/api/v1. Each resource has a list route `/api/v1/<domain>/<resource>` and a detail route `/api/v1/<domain>/<resource>/{id}` (`{id}`: positive integer). Only GET and HEAD exist; no route writes.\n\n## Authentication\n\nSend `Authorization: Bearer <API key>` on every data route. The key is an ERP API key of the dedicated technical account (member of the API group).\n- Getting a key: ask the ERP administrator who holds the API\'s technical account; they create it in the ERP under Preferences > Account security > New API key (a name and an expiry date). It is shown once: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, `make run` prints one.\n- 401 `unauthorized` (with `WWW-Authenticate: Bearer`): key absent, invalid or expired.\n- 403 `forbidden`: valid key of another account (even an administrator), or no read right on the model.\n\n## MCP server\n\nAgents that speak the Model Context Protocol use the same key and rules through tools instead of URLs.\n- Streamable HTTP: `POST {base_url}/mcp` with `Authorization: Bearer <API key>` (stateless: no session id; GET is 405). No key: 401 as above.\n- stdio (local agents): `GATEWAY_URL={base_url} API_KEY=<key> npm run mcp` in a clone of the gateway; it forwards to /mcp.\n- Tools (14): `list_resources`; `describe_resource` (fields, enums, filters, sort keys, personal-data flags); `query_<domain>` (one per domain: `resource`, named `filters`, `fields`, `order`, `limit`, `since_id`, `total`); `get_record` (`resource` as `domain/name`, `id`, `fields`).\n- Answers are structured content (`{"resource", "data", "meta"}`); personal-data fields are left out unless named in `fields` (`meta.personal_fields_omitted` lists them). Errors are tool errors whose text is `{"error": {"code", "message", "status"}}`, the codes of the table below.\n\n## Responses and paging\n\nList: `{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}` (with changed_since: `{"next_changed_since": token, "more_changes": bool, "removed_ids": [id, ...]}`). Detail: `{"data": record}`. A record holds the resource\'s fields (all of them, or those named in `fields`; `id` always).\n- Offset paging: `limit` + `offset`, in `order`; `meta.total` counts every match. Cost grows with depth.\n- Cursor paging (full scans): `since_id=0`, then pass back `meta.next_since_id` until it is `null`. Ascending id, constant cost. Not with `offset` or `order` (400).\n  Example: `GET /api/v1/approvals/approvers?since_id=0&limit=200&total=false` answers `{"data": [..., {"id": 212, ...}], "meta": {"next_since_id": 212}}`; ask again with `since_id=212`; stop at `"next_since_id": null`. Never compute the cursor yourself.\n- `total=false` omits `meta.total` (the count scans every match): use it for cursor scans and when no count is needed.\n- Unchanged answers: every 200 JSON answer carries an `ETag` (an export has none); send it back in `If-None-Match` (several comma-separated, or `*`) and an unchanged answer is 304 with no body. The data is still read from the ERP, and answers are `Cache-Control: no-store`: keep the ETag and the body yourself. Where the operator turned the gateway\'s response cache on for a resource, its answers are `Cache-Control: private, max-age=\u2026` with an `Age` instead: they may come from the gateway\'s cache, at most `max-age` seconds old.\n\n## Common parameters and limits\n\nList routes: limit, offset, since_id, total, order, fields, format, changed_since. Detail routes: fields only.\n- limit: integer, default 50, min 1, above 200 lowered to 200 without error.\n- offset: integer >= 0, default 0.\n- since_id: integer >= 0; cursor (see paging).\n- total: true|false, default true.\n- order: `field`, `field asc` or `field desc`, several comma-separated; sortable fields only (listed per route); `id` is appended last. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by `id`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.\n- fields: comma-separated field names; unknown name is 400.\n- format: csv|ndjson|json. csv or ndjson (or `Accept: text/csv` / `application/x-ndjson`): an export of every matching record, streamed by ascending id, with the filters and `fields`; `since_id` resumes after an id; not with limit, offset, order or total (400); past the gateway\'s row ceiling 422 before anything is sent. CSV: RFC 4180, header row, null = empty field, empty text = `""`, arrays as JSON text. An export that ends without its last chunk was cut short.\n- changed_since: ISO 8601 date-time or the token `meta.next_changed_since` gave. Change feed: records written at or after it, in (write_date, id) order; loop while `meta.more_changes` is true, keep the last token for the next sync (nothing missed or repeated, same second included). Records that left the resource or the filters: `meta.removed_ids` (exports: `_removed` column; the next token in the `X-Next-Changed-Since` header). Deleted records cannot be seen: compare ids with an export now and then. Not with order, offset, since_id or total=true (400).\nAny other query key than these and the route\'s filters is 400. Malformed common values (`limit=0`, `offset=-1`, `total=maybe`) are 422.\n\n## Filters\n\nQuery keys named per route, one value each (except `in`), AND-combined. Example: `GET {base_url}/api/v1/approvals/approvers?request_status=new&created_after=2026-01-31&limit=10`.\n- Operators: `=` exact; `ilike` case-insensitive substring of the literal text (`%` and `_` are not wildcards); `>=` / `<=` bounds (inclusive); `in` one of several.\n- integer: a whole number (ids of related records for `*_id`). number: decimal with `.`.\n- text: any non-empty text (URL-encode it).\n- true|false: case-insensitive.\n- Quoted values (`"a"|"b"`): an enumeration; send one of them exactly, without quotes (`state=done`); another value is 422.\n- date: on a date field; `YYYY-MM-DD` (an ISO 8601 date-time is accepted, its UTC date is used).\n- date-time: on a timestamp field; `YYYY-MM-DD` or ISO 8601 date-time (`2026-01-31T08:00:00Z`, offsets converted to UTC, none means UTC). A date alone: `*_after` from 00:00:00Z of that day, `*_before` through the end of that day.\n- integer list (`in`): positive ids comma-separated (`assignee_id=3,5`) or the key repeated (`assignee_id=3&assignee_id=5`).\n- Empty value, repeated key on a single-value filter, or unusable value: 422.\n- Scope: where a route states one, only matching records exist for the API (list and detail, 404 outside).\n\n## Field types (notation below)\n\n`integer`, `number`, `boolean`, `string`; `string(date)` is `YYYY-MM-DD`; `string(date-time)` is ISO 8601 UTC ending in `Z`; `|null` may be null (an empty or unreadable relation is null); `"a"|"b"` enumeration (exact strings); `string[]` readable names of related records, `integer[]` their ids. `*_id` fields are ids of related records, the sibling without `_id` is the readable name. `url` links to the record in the ERP interface. [personal data] marks personal data; [deprecated] marks what may go (responses touching it carry a `Deprecation` header).\n\n## Errors\n\nBody `{"error": {"code": "...", "message": "..."}}`; rely on the status. Every answer, errors included, carries `X-Request-Id` (yours when you send a safe one, else made for the request): quote it when reporting a problem. Data answers carry `Server-Timing` (ERP time, gateway time, cache outcome).\n\n| Status | Code | Condition |\n| --- | --- | --- |\n| 400 | bad_request | Unknown parameter, invalid sort or unknown field. |\n| 401 | unauthorized | API key absent, invalid or expired. |\n| 403 | forbidden | Account not authorised to use the API, or no read right on the model. |\n| 404 | not_found | Unknown resource, or record not found or outside the exposed scope. |\n| 405 | (HTML body) | Any method other than GET or HEAD; `Allow: GET, HEAD` |\n| 422 | invalid_value | A parameter value cannot be used (malformed date, integer expected, value outside the allowed list). |\n| 429 | rate_limited | Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay. |\n| 500 | internal_error | An unexpected failure of the gateway itself (a bug): logged, never detailed. |\n| 502 | bad_gateway | The ERP is unreachable or answered with something that is not its protocol. |\n| 503 | unavailable | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |\n| 504 | gateway_timeout | The ERP did not answer within the configured timeout. |\n\n429 and 503 carry `Retry-After` (seconds). When the operator limits each API key, data answers carry `RateLimit-Policy` (`"per-key";q=600;w=60`: 600 points per 60 s) and `RateLimit` (`"per-key";r=598;t=42`: 598 left, the window ends in 42 s); past the quota: 429 `rate_limited` with `Retry-After`.\n\nWhat to do: 400 (unknown parameter, or `offset`/`order` with `since_id`): fix the request, the message names the parameter. 422: fix the value, an enumeration\'s message lists the allowed ones. 401: the key is wrong or expired, get a new one (do not retry). 403: this key may not read this resource (do not retry). 404: no such record in scope. 429, 503: wait `Retry-After` seconds, then retry once. 502, 504: the ERP failed or was slow; retry later with a smaller `limit` or `total=false`. Never retry a 4xx unchanged.\n\n## Routes\n\nPer domain, per resource: description; paths; default order, sortable fields, scope; `Fields:` one line each (`name: type [marks]. description`); `Filters:` one line each (`name operator value-format. note`); an example record (its shape and value formats, not real data; a list answers `{"data": [record, ...], "meta": {"total": n}}`).\n\n## analytic: Analytic\n\nAnalytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.\n\n### analytic/accounts: Analytic accounts\nAnalytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\nList: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.\nDefault order: id asc. Sortable: id, code, name, active.\nFields:\n- id: integer. Technical identifier of the account (key used inside analytic distributions).\n- code: string|null. Reference code of the account.\n- name: string|null. Name of the account.\n- dimension: string|null. Axis of analysis (plan) the account belongs to.\n- dimension_id: integer|null. Identifier of the axis of analysis (plan).\n- root_dimension: string|null. Top-level axis of analysis (root plan) of the account.\n- partner: string|null. Partner (customer or funder) linked to the account.\n- active: boolean. False for an archived account.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- dimension_id = integer\n- code ilike text\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}\n\n### analytic/dimensions: Analytic dimensions\nAxes of analysis (analytic plans) grouping the analytic accounts.\nList: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.\nDefault order: sequence asc. Sortable: id, name, sequence, applicability.\nFields:\n- id: integer. Technical identifier of the dimension.\n- name: string|null. Name of the dimension.\n- sequence: integer|null. Display order.\n- applicability: "optional"|"mandatory"|"unavailable"|null. Default applicability of the dimension on analytic distributions.\n- parent: string|null. Parent dimension when nested.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}\n\n## approvals: Approvals\n\nApproval requests, the approval circuit of each request and the product lines they ask for.\n\n### approvals/approvers: Approvers\nSteps of an approval circuit (one approver of one request).\nList: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.\nDefault order: id desc. Sortable: id, status, sequence, required.\nFields:\n- id: integer. Technical identifier of the step.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- approver: string|null. Approver (user).\n- approver_id: integer|null. Identifier of the approver (user).\n- status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.\n- sequence: integer|null. Rank in the circuit (lowest rank decides first).\n- required: boolean. Approval of this approver is mandatory.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- approver_id = integer\n- status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"\n- created_after >= date-time. Steps created on or after this date.\n- created_before <= date-time. Steps created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}\n\n### approvals/request-lines: Approval request lines\nProduct lines of approval requests (what is asked for and where it is charged).\nList: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, estimated_amount.\nFields:\n- id: integer. Technical identifier of the line.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_description: string|null. Description of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- author: string|null. Author of the approval request.\n- description: string|null. Description of the line.\n- product: string|null. Product asked for.\n- product_id: integer|null. Identifier of the product asked for.\n- quantity: number|null. Quantity asked for.\n- uom: string|null. Unit of measure of the quantity.\n- estimated_amount: number|null. Estimated amount excluding tax.\n- currency: string|null. Currency of the estimated amount.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- purchase_order_line_id: integer|null. Purchase order line resulting from this line, if any.\n- vendor: string|null. Vendor proposed for the line.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- product_id = integer\n- description ilike text\n- created_after >= date-time. Lines created on or after this date.\n- created_before <= date-time. Lines created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}\n\n### approvals/requests: Approval requests\nApproval requests (purchases, expenses, missions...) and their outcome.\nList: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.\nDefault order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the request.\n- subject: string|null. Subject of the request (request number).\n- description: string|null. Description (reason) of the request.\n- reference: string|null. External reference of the request.\n- author: string|null. Author (owner) of the request.\n- author_id: integer|null. Identifier of the author (user).\n- created_by: string|null. Person who entered the request, if different from the author.\n- status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.\n- category: string|null. Approval category.\n- category_id: integer|null. Identifier of the approval category.\n- amount: number|null. Amount of the request.\n- currency: string|null. Currency of the amount.\n- budget_code: string|null. Budget code charged.\n- final_approver: string|null. Approver who takes the final decision.\n- approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.\n- partner: string|null. Partner (contact) concerned by the request.\n- location: string|null. Location concerned by the request.\n- quantity: number|null. Quantity asked for.\n- created_at: string(date-time)|null. Creation date and time of the record.\n- date: string(date-time)|null. Date of the request.\n- date_confirmed: string(date-time)|null. Date and time the request was submitted for approval.\n- date_start: string(date-time)|null. Start of the period concerned.\n- date_end: string(date-time)|null. End of the period concerned.\n- purchase_order_count: integer|null. Number of purchase orders created from the request.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- author_id = integer\n- category_id = integer\n- subject ilike text\n- description ilike text\n- budget_code ilike text\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\n- confirmed_after >= date-time. On field `date_confirmed`.\n- confirmed_before <= date-time. On field `date_confirmed`.\n- amount_above >= number. Requests whose amount is at least this value.\nExample record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}\n\n## electricity: Electricity\n\nPrepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.\n\n### electricity/counters: Meters\nPrepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\nList: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.\nDefault order: code asc. Sortable: id, code, label. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the meter.\n- code: string|null. Code of the meter.\n- label: string|null. Label of the meter.\n- environment: string|null. Environment (site) served by the meter.\n- current_kwh: number|null. Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.\n- last_reading_kwh: number|null. Balance at the last reading (kWh).\n- last_reading_date: string(date-time)|null. Date and time of the last reading.\n- days_since_reading: integer|null. Whole days since the last reading.\n- avg_daily_consumption: number|null. Average daily consumption (kWh), over the readings not excluded from the average.\n- projected_autonomy_days: integer|null. Days the estimated balance lasts at the average consumption.\n- total_purchased_kwh: number|null. Credit bought for the meter (kWh; cancelled purchases excluded).\n- total_purchased_amount: number|null. Amount spent on credit for the meter (cancelled purchases excluded).\n- currency: string|null. Currency of the amounts.\n- status: "ok"|"warning"|"critical"|"no_data"|null. Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "ok"|"warning"|"critical"|"no_data"\n- environment_id = integer. Meters serving this environment (environment id).\n- code ilike text\n- autonomy_below <= integer. Meters whose projected autonomy is at most this many days.\nExample record (shape only): {"id":42,"code":"Example code","label":"Example label","environment":"Example environment","current_kwh":1250.5,"last_reading_kwh":1250.5,"last_reading_date":"2026-01-31T08:00:00Z","days_since_reading":3,"avg_daily_consumption":1250.5,"projected_autonomy_days":3,"total_purchased_kwh":1250.5,"total_purchased_amount":1250.5,"currency":"EUR","status":"ok","url":"https://erp.example.org/web#id=42&model=electricity.counter&view_type=form"}\n\n### electricity/purchases: Credit purchases\nPrepaid credit bought for a meter.\nList: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.\nDefault order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.\nFields:\n- id: integer. Technical identifier of the purchase.\n- reference: string|null. Reference of the purchase (receipt or token number).\n- counter: string|null. Code of the meter credited.\n- counter_id: integer|null. Identifier of the meter credited.\n- environment: string|null. Environment (site) served by the meter.\n- date_purchase: string(date)|null. Date of the purchase.\n- purchased_kwh: number|null. Credit bought (kWh).\n- amount: number|null. Amount paid.\n- currency: string|null. Currency of the amount.\n- price_per_kwh: number|null. Price paid per kWh (amount divided by the kWh bought).\n- state: "active"|"cancelled"|null. State of the purchase.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "active"|"cancelled"\n- counter_id = integer\n- environment_id = integer. Purchases for meters of this environment (environment id).\n- date_after >= date. On field `date_purchase`.\n- date_before <= date. On field `date_purchase`.\nExample record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}\n\n### electricity/readings: Meter readings\nBalances read on a meter and the consumption derived from the previous reading.\nList: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.\nDefault order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- counter: string|null. Code of the meter read.\n- counter_id: integer|null. Identifier of the meter read.\n- environment: string|null. Environment (site) served by the meter.\n- date_reading: string(date-time)|null. Date and time of the reading.\n- remaining_kwh: number|null. Balance read on the meter (kWh).\n- consumed_kwh: number|null. Consumption since the previous reading (kWh).\n- days_elapsed: number|null. Days elapsed since the previous reading.\n- daily_consumption: number|null. Average daily consumption over the interval (kWh).\n- is_excluded_from_avg: boolean. The reading is left out of the meter\'s consumption average.\n- note: string|null. Free note.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- counter_id = integer\n- environment_id = integer. Readings of meters of this environment (environment id).\n- date_after >= date-time. On field `date_reading`.\n- date_before <= date-time. On field `date_reading`.\nExample record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}\n\n## events: Events\n\nEvents of the organisation, their registrations and their preparation checklist tasks.\n\n### events/events: Events\nEvents with their dates, space, seats, people in charge, review state and checklist progress.\nList: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.\nDefault order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.\nFields:\n- id: integer. Technical identifier of the event.\n- name: string|null. Name of the event.\n- event_type: string|null. Event template applied.\n- activity: string|null. Activity of the event.\n- stage: string|null. Lifecycle stage.\n- date_begin: string(date-time)|null. Start date and time.\n- date_end: string(date-time)|null. End date and time.\n- is_ongoing: boolean. True if the event is in progress at request time.\n- space: string|null. Space where the event takes place.\n- space_id: integer|null. Identifier of the space.\n- reservation_id: integer|null. Identifier of the linked space reservation.\n- space_capacity: integer|null. Capacity of the space (people).\n- seats_max: integer|null. Maximum number of attendees (0 when unlimited).\n- seats_taken: integer|null. Seats taken by confirmed and attended registrations.\n- seats_available: integer|null. Seats still available (0 when unlimited).\n- organizer: string|null. Organizer of the event.\n- responsible: string|null. User responsible for the event.\n- referent: string|null. Referent person of the event.\n- origin: "internal"|"public"|null. Origin of the event (internal or public request).\n- review_state: "approved"|"pending"|"refused"|null. Review state of the event.\n- hidden_public: boolean. Hidden on the public site.\n- checklist_enabled: boolean. The preparation checklist is enabled.\n- checklist_progress: number|null. Progress of the preparation checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- stage_id = integer. Events in this stage (stage id).\n- space_id = integer\n- review_state = "approved"|"pending"|"refused"\n- origin = "internal"|"public"\n- hidden_public = true|false\n- begin_after >= date-time. On field `date_begin`.\n- begin_before <= date-time. On field `date_begin`.\nExample record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}\n\n### events/registrations: Registrations\nRegistrations of participants to events (attendee name, email and phone are personal data).\nList: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.\nDefault order: id desc. Sortable: id, attendee, email, phone, state.\nFields:\n- id: integer. Technical identifier of the registration.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- ticket: string|null. Ticket type of the registration.\n- attendee: string|null [personal data]. Participant name.\n- email: string|null [personal data]. Participant email address.\n- phone: string|null [personal data]. Participant phone number.\n- booked_by: string|null. Contact who booked the registration.\n- state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- state = "draft"|"open"|"done"|"cancel"\n- partner_id = integer. Registrations booked by this contact (partner id).\n- email ilike text\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}\n\n### events/tasks: Checklist tasks\nPreparation checklist tasks of events.\nList: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.\nDefault order: event_id desc, sequence asc. Sortable: id, name, done.\nFields:\n- id: integer. Technical identifier of the task.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- name: string|null. Task to carry out.\n- done: boolean. The task is done.\n- assignee: string|null. User assigned to the task.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- done = true|false\n- assigned_user_id = integer. Tasks assigned to this user (user id).\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}\n\n## fleet: Fleet\n\nVehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.\n\n### fleet/alerts: Alerts\nDue-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\nList: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.\nDefault order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.\nFields:\n- id: integer. Technical identifier of the alert.\n- name: string|null. Title of the alert.\n- vehicle: string|null. Vehicle concerned.\n- vehicle_id: integer|null. Identifier of the vehicle concerned.\n- type: "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"|null. Category of the alert.\n- due_date: string(date)|null. Due date.\n- state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.\n- handled_at: string(date-time)|null. When the alert was handled.\n- handled_by: string|null. Person who handled the alert.\n- reminder_days: integer|null. Notice days before the due date.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"handled"|"late"\n- type = "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"\n- vehicle_id = integer\n- due_before <= date. On field `due_date`.\n- due_after >= date. On field `due_date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}\n\n### fleet/fuel-logs: Fuel logs\nFuel fills of the vehicles with consumption over each interval and anomaly detection.\nList: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.\nDefault order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.\nFields:\n- id: integer. Technical identifier of the fuel log.\n- reference: string|null. Reference of the fuel log.\n- vehicle: string|null. Vehicle filled.\n- vehicle_id: integer|null. Identifier of the vehicle filled.\n- driver: string|null. Driver at the time of the fill.\n- date: string(date-time)|null. Date and time of the fill.\n- station: string|null. Fuel station.\n- liters: number|null. Litres filled.\n- price_per_liter: number|null. Price per litre.\n- total_amount: number|null. Total amount of the fill.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the fill (km).\n- distance: number|null. Kilometres driven since the previous fill.\n- consumption: number|null. Litres per 100 km over the interval since the previous fill.\n- is_anomaly: boolean. Consumption deviates abnormally from the vehicle average.\n- anomaly_severity: "none"|"low"|"medium"|"high"|null. Severity of the consumption anomaly.\n- anomaly_reason: string|null. Explanation of the anomaly.\n- reviewed: boolean. Anomaly reviewed by a manager.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- is_anomaly = true|false\n- reviewed = true|false\n- date_after >= date-time. On field `date`.\n- date_before <= date-time. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}\n\n### fleet/incidents: Incidents\nIncidents involving the vehicles (damage, breakdowns, accidents).\nList: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.\nDefault order: date desc. Sortable: id, name, date, severity, cost.\nFields:\n- id: integer. Technical identifier of the incident.\n- name: string|null. Short description of the incident.\n- vehicle: string|null. Vehicle involved.\n- vehicle_id: integer|null. Identifier of the vehicle involved.\n- driver: string|null. Driver at the time of the incident.\n- date: string(date)|null. Date of the incident.\n- severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.\n- cost: number|null. Estimated impact cost.\n- currency: string|null. Currency of the cost.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Incidents with this driver (partner id).\n- severity = "minor"|"moderate"|"major"|"critical"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}\n\n### fleet/locations: Locations\nFleet locations in service (pick-up points and sites; archived locations are not exposed).\nList: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the location.\n- name: string|null. Name of the location.\n- code: string|null. Short code.\n- address: string|null. Street address.\n- city: string|null. City.\n- country: string|null. Country.\n- latitude: number|null. Latitude (decimal degrees).\n- longitude: number|null. Longitude (decimal degrees).\n- is_default_pickup: boolean. Default pick-up point for vehicle requests.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- city ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","address":"Example address","city":"Example city","country":"Example country","latitude":1250.5,"longitude":1250.5,"is_default_pickup":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.location&view_type=form"}\n\n### fleet/reservations: Reservations\nVehicle requests (reservations of a vehicle for a period).\nList: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reference of the reservation.\n- vehicle: string|null. Vehicle reserved.\n- vehicle_id: integer|null. Identifier of the vehicle reserved.\n- driver: string|null. Driver.\n- requester: string|null. Person who made the request.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration (hours).\n- motive: string|null. Purpose of the trip.\n- pickup_location: string|null. Where the vehicle is picked up.\n- destination: string|null. Destination.\n- expected_km: number|null. Expected distance (km).\n- attendees_count: integer|null. Expected passengers.\n- origin: "internal"|"public"|null. Channel through which the request was made.\n- state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.\n- approver: string|null. Person who approved or refused the request.\n- approved_at: string(date-time)|null. When the request was approved.\n- refusal_reason: string|null. Reason given for a refusal.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"\n- vehicle_id = integer\n- driver_id = integer. Reservations with this driver (partner id).\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}\n\n### fleet/services: Services\nServices performed on the vehicles (maintenance and repairs).\nList: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.\nDefault order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.\nFields:\n- id: integer. Technical identifier of the service.\n- vehicle: string|null. Vehicle serviced.\n- vehicle_id: integer|null. Identifier of the vehicle serviced.\n- date: string(date)|null. Date of the service.\n- description: string|null. Description of the service.\n- service_type: string|null. Type of service.\n- service_kind: "preventive"|"curative"|null. Preventive or curative service.\n- amount: number|null. Cost of the service.\n- total_cost: number|null. Total cost including detail lines.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the service (km).\n- next_service_odometer: number|null. Odometer reading at which the next service is due (km).\n- vendor: string|null. Vendor who performed the service.\n- invoice_ref: string|null. Vendor invoice reference.\n- state: "new"|"running"|"done"|"cancelled"|null. Stage of the service.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- state = "new"|"running"|"done"|"cancelled"\n- service_kind = "preventive"|"curative"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}\n\n### fleet/trips: Trips\nTrips driven with the vehicles.\nList: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.\nDefault order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference of the trip.\n- reservation_id: integer|null. Originating reservation, if any.\n- vehicle: string|null. Vehicle driven.\n- vehicle_id: integer|null. Identifier of the vehicle driven.\n- driver: string|null. Driver.\n- date: string(date)|null. Date of the trip.\n- date_start: string(date-time)|null. Departure time.\n- date_end: string(date-time)|null. Arrival time.\n- odometer_start: number|null. Odometer reading at departure (km).\n- odometer_end: number|null. Odometer reading at arrival (km).\n- distance: number|null. Distance driven (km).\n- motive: string|null. Purpose of the trip.\n- destination: string|null. Destination.\n- analytic_account: string|null. Analytic account charged.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Trips with this driver (partner id).\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}\n\n### fleet/vehicles: Vehicles\nVehicles of the fleet in service (archived vehicles are not exposed).\nList: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.\nDefault order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the vehicle.\n- plate: string|null. Licence plate.\n- model: string|null. Make and model.\n- vin: string|null. Vehicle identification number (chassis).\n- driver: string|null. Driver currently assigned.\n- seats: integer|null. Number of seats.\n- fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.\n- odometer: number|null. Last odometer reading (km).\n- state: string|null. Vehicle lifecycle state (free value).\n- assignation_state: "free"|"assigned"|"maintenance"|"out_of_service"|"sold"|null. Assignment state.\n- acquisition_date: string(date)|null. Date of acquisition.\n- insurance_expiry: string(date)|null. Expiry date of the insurance.\n- technical_control_expiry: string(date)|null. Expiry date of the technical control.\n- next_alert_date: string(date)|null. Next due date, all alert categories.\n- avg_consumption: number|null. Average consumption (litres per 100 km).\n- total_km_last_year: number|null. Distance driven over the last twelve months (km).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- assignation_state = "free"|"assigned"|"maintenance"|"out_of_service"|"sold"\n- driver_id = integer. Vehicles assigned to this driver (partner id).\n- fuel_type = "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"\n- plate ilike text\n- insurance_expiry_before <= date. On field `insurance_expiry`.\n- technical_control_expiry_before <= date. On field `technical_control_expiry`.\nExample record (shape only): {"id":42,"plate":"Example plate","model":"Example model","vin":"Example vin","driver":"Example driver","seats":3,"fuel_type":"diesel","odometer":1250.5,"state":"Example state","assignation_state":"free","acquisition_date":"2026-01-31","insurance_expiry":"2026-01-31","technical_control_expiry":"2026-01-31","next_alert_date":"2026-01-31","avg_consumption":1250.5,"total_km_last_year":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle&view_type=form"}\n\n## it: IT\n\nIT hardware assets of the organisation\'s inventory, helpdesk tickets and consumables issued to users.\n\n### it/assets: Assets\nIT hardware identified by serial number, limited to the organisation\'s inventory (parc).\nList: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.\nDefault order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.\nFields:\n- id: integer. Technical identifier of the asset.\n- serial: string|null. Serial number.\n- internal_ref: string|null. Internal reference (when it differs from the serial number).\n- product: string|null. Hardware model.\n- quantity: number|null. Quantity on hand.\n- location: string|null. Stock location of the asset.\n- holder: string|null. Person holding the asset.\n- lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- lifecycle = "available"|"assigned"|"maintenance"|"retired"|"external"\n- holder_id = integer. Assets held by this person (partner id).\n- serial ilike text\nExample record (shape only): {"id":42,"serial":"Example serial","internal_ref":"Example internal ref","product":"Example product","quantity":1250.5,"location":"Example location","holder":"Example holder","lifecycle":"available","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.lot&view_type=form"}\n\n### it/consumable-moves: Consumable moves\nConsumables issued to beneficiaries against IT tickets, and what came back.\nList: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.\nDefault order: date desc. Sortable: id, quantity, returned_quantity, state, date.\nFields:\n- id: integer. Technical identifier of the move.\n- ticket_id: integer|null. Identifier of the ticket the consumable was issued for.\n- ticket_number: string|null. Number of the ticket.\n- beneficiary: string|null. Person who received the consumable.\n- product: string|null. Consumable issued.\n- location: string|null. Stock location the consumable was taken from.\n- quantity: number|null. Quantity issued.\n- returned_quantity: number|null. Quantity returned.\n- remaining_quantity: number|null. Quantity not returned.\n- state: "out"|"partial"|"returned"|null. Return state of the move.\n- date: string(date-time)|null. Date and time of issue.\n- handled_by: string|null. Technician who handled the move.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "out"|"partial"|"returned"\n- partner_id = integer. Moves for this beneficiary (partner id).\n- product_id = integer. Moves of this product.\n- date_after >= date-time. Issued on or after this date.\n- date_before <= date-time. Issued on or before this date.\nExample record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}\n\n### it/tickets: Tickets\nIT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nList: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.\nDefault order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the ticket.\n- number: string|null. Ticket number.\n- name: string|null. Subject of the ticket.\n- type: string|null. Request category (ticket type).\n- stage: string|null. Current stage.\n- is_closed: boolean. The current stage is a closing stage.\n- team: string|null. Support team in charge.\n- assignees: string[]. Assigned technicians.\n- assignee: string|null. First assigned technician, or null (earlier listing).\n- requester: string|null. Person who raised the ticket.\n- requester_email: string|null [personal data]. Email address of the requester.\n- priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.\n- kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.\n- assigned_date: string(date-time)|null. Date and time the ticket was assigned.\n- closed_date: string(date-time)|null. Date and time the ticket was closed.\n- category: string|null. Category of the ticket (earlier listing).\n- validation_state: "none"|"to_validate"|"validated"|"rejected"|null. Hierarchical validation status, if the request requires one (earlier listing).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_closed = true|false\n- team_id = integer. Tickets of this support team.\n- assignee_id in integer list. Tickets assigned to one or several technicians (user ids, comma-separated or repeated key).\n- priority = "0"|"1"|"2"|"3"\n- number ilike text\n- user_id = integer. Tickets where this user is among the assignees (earlier listing).\n- validation_state = "none"|"to_validate"|"validated"|"rejected"\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","type":"Example type","stage":"Example stage","is_closed":true,"team":"Example team","assignees":["Example assignees 1","Example assignees 2"],"assignee":"Example assignee","requester":"Example requester","requester_email":"someone@example.org","priority":"0","kanban_state":"normal","assigned_date":"2026-01-31T08:00:00Z","closed_date":"2026-01-31T08:00:00Z","category":"Example category","validation_state":"none","company":"Example company","url":"https://erp.example.org/web#id=42&model=it.ticket&view_type=form"}\n\n## purchase: Purchase\n\nPurchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).\n\n### purchase/order-lines: Purchase order lines\nLines of purchase orders.\nList: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.\nFields:\n- id: integer. Technical identifier of the line.\n- order_id: integer|null. Identifier of the purchase order.\n- order_reference: string|null. Reference of the purchase order.\n- description: string|null. Description of the line.\n- product: string|null. Product ordered.\n- product_id: integer|null. Identifier of the product ordered.\n- quantity: number|null. Quantity ordered.\n- uom: string|null. Unit of measure of the quantity.\n- price_unit: number|null. Unit price.\n- price_subtotal: number|null. Line amount excluding tax.\n- price_total: number|null. Line amount including tax.\n- currency: string|null. Currency of the amounts.\n- qty_received: number|null. Quantity received.\n- qty_invoiced: number|null. Quantity billed by the vendor.\n- date_planned: string(date-time)|null. Expected arrival date and time.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the parent order.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- order_id = integer\n- product_id = integer\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- planned_after >= date-time. On field `date_planned`.\n- planned_before <= date-time. On field `date_planned`.\nExample record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}\n\n### purchase/orders: Purchase orders\nPurchase orders (requests for quotation and confirmed orders).\nList: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.\nDefault order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.\nFields:\n- id: integer. Technical identifier of the order.\n- reference: string|null. Order reference (number).\n- vendor: string|null. Vendor.\n- vendor_id: integer|null. Identifier of the vendor (partner).\n- vendor_reference: string|null. Reference of the order on the vendor\'s side.\n- subject: string|null. Short description of what the order covers.\n- budget_line: string|null. Budget line charged.\n- department: string|null. Requesting department.\n- delivery_condition: string|null. Delivery conditions agreed with the vendor.\n- origin: string|null. Originating document.\n- date_order: string(date-time)|null. Order deadline.\n- date_approve: string(date-time)|null. Confirmation date.\n- date_planned: string(date-time)|null. Planned reception.\n- amount_untaxed: number|null. Total amount excluding tax.\n- amount_total: number|null. Total amount including tax.\n- currency: string|null. Currency of the amounts.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).\n- invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.\n- buyer: string|null. Buyer in charge of the order.\n- author: string|null. Person who entered the order.\n- author_id: integer|null. Identifier of the person who entered the order (user).\n- created_at: string(date-time)|null. Creation date and time of the record.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- invoice_status = "no"|"to invoice"|"invoiced"\n- vendor_id = integer\n- user_id = integer. Orders handled by this buyer (user id).\n- origin ilike text\n- subject ilike text\n- budget_line ilike text\n- department_id = integer. Orders of this department (department id).\n- ordered_after >= date-time. On field `date_order`.\n- ordered_before <= date-time. On field `date_order`.\n- amount_above >= number. Orders whose tax-inclusive total is at least this amount.\n- author_id = integer\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\nExample record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}\n\n## space: Space\n\nSites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.\n\n### space/activities: Activities\nActivities a space can be booked for (archived activities are not exposed).\nList: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the activity.\n- name: string|null. Name of the activity.\n- code: string|null. Short code of the activity.\n- default_duration: number|null. Default duration of a booking for this activity (hours).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","default_duration":1250.5,"url":"https://erp.example.org/web#id=42&model=space.activity&view_type=form"}\n\n### space/categories: Categories\nCategories of spaces and equipment (archived categories are not exposed).\nList: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the category.\n- name: string|null. Name of the category.\n- description: string|null. Description of the category.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.category&view_type=form"}\n\n### space/equipments: Equipment\nEquipment available in the spaces (archived equipment is not exposed).\nList: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.\nDefault order: name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the equipment.\n- name: string|null. Name of the equipment.\n- code: string|null. Short code of the equipment.\n- category: string|null. Category of the equipment.\n- description: string|null. Description of the equipment.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- category_id = integer. Equipment of this category (category id).\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","category":"Example category","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.equipment&view_type=form"}\n\n### space/maintenances: Maintenances\nMaintenance slots of spaces.\nList: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.\nDefault order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.\nFields:\n- id: integer. Technical identifier of the maintenance.\n- name: string|null. Subject of the maintenance.\n- space: string|null. Space under maintenance.\n- space_id: integer|null. Identifier of the space.\n- start: string(date-time)|null. Start of the maintenance slot.\n- stop: string(date-time)|null. End of the maintenance slot.\n- state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.\n- category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.\n- technician: string|null. Internal technician.\n- external_technician: string|null. External technician or contractor.\n- blocks_reservations: boolean. Prevents any reservation on the slot.\n- check_progress: number|null. Progress of the maintenance checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "planned"|"in_progress"|"done"|"cancelled"\n- space_id = integer\n- category = "preventive"|"curative"|"cleaning"|"other"\n- blocks_reservations = true|false\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}\n\n### space/reservations: Reservations\nReservations of spaces.\nList: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reservation number.\n- space: string|null. Space reserved.\n- space_id: integer|null. Identifier of the space.\n- activity: string|null. Activity planned in the space.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration of the reservation (hours).\n- attendees_expected: integer|null. Number of attendees expected.\n- attendees_actual: integer|null. Number of attendees actually present.\n- requester: string|null. Person who requested the reservation.\n- origin: "internal"|"public"|null. Origin of the request (internal or public).\n- state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.\n- approver: string|null. User who approved or refused the reservation.\n- approved_at: string(date-time)|null. Date and time of the approval.\n- refusal_reason: string|null. Reason given for a refusal.\n- cancellation_reason: string|null. Reason given for a cancellation.\n- check_in_at: string(date-time)|null. Date and time of the check-in.\n- check_out_at: string(date-time)|null. Date and time of the check-out.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"approved"|"refused"|"cancelled"|"done"\n- space_id = integer\n- activity_id = integer. Reservations for this activity (activity id).\n- origin = "internal"|"public"\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}\n\n### space/sites: Sites\nSites holding the spaces, as a tree (archived sites are not exposed).\nList: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.\nDefault order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the site.\n- name: string|null. Name of the site.\n- complete_name: string|null. Full hierarchical path of the site.\n- code: string|null. Short code of the site.\n- parent_id: integer|null. Identifier of the parent site.\n- address: string|null. Address of the site.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- parent_id = integer\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","complete_name":"Example complete name","code":"Example code","parent_id":7,"address":"Example address","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.site&view_type=form"}\n\n### space/spaces: Spaces\nBookable spaces (archived spaces are not exposed).\nList: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the space.\n- name: string|null. Name of the space.\n- code: string|null. Short code of the space.\n- site: string|null. Site of the space.\n- site_id: integer|null. Identifier of the site.\n- state: "available"|"restricted"|"closed"|null. Availability state of the space.\n- location: string|null. Free location inside the site.\n- floor: string|null. Floor.\n- surface: number|null. Surface (square metres).\n- capacity: integer|null. Capacity (people).\n- hourly_price: number|null. Hourly price.\n- currency: string|null. Currency of the hourly price.\n- categories: string[]. Names of the categories of the space.\n- public_visibility: "private"|"internal"|"public"|null. Visibility of the space for bookings.\n- approval_required: boolean. Reservations need an approval.\n- min_lead_hours: integer|null. Minimum booking notice (hours).\n- max_lead_days: integer|null. Maximum booking horizon (days).\n- cancel_deadline_hours: integer|null. Cancellation limit (hours before start).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "available"|"restricted"|"closed"\n- site_id = integer\n- capacity_min >= integer. On field `capacity`.\n- approval_required = true|false\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}\n\n## sprint: Sprint and OKR\n\nObjectives and key results, their measures and readings, squads\' engagements, sprints and blockers.\n\n### sprint/blockers: Blockers\nBlocking points raised by squads, with their origin, owner and the decision that lifted them.\nList: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.\nDefault order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.\nFields:\n- id: integer. Technical identifier of the blocker.\n- name: string|null. Short title of the blocker.\n- description: string|null. Description of the blocking point.\n- subject: string|null. Subject concerned.\n- subject_id: integer|null. Identifier of the subject concerned.\n- sprint: string|null. Sprint during which the blocker was raised.\n- squad: string|null. Squad that is blocked.\n- owner: string|null. Person in charge of following the blocker.\n- unblocker: string|null. Who can lift the blocker (person or body; free text).\n- unblocker_user: string|null. Person to notify to lift the blocker.\n- origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.\n- reported_by: string|null. Person who reported the blocker.\n- date_start: string(date)|null. Blocked since.\n- date_lifted: string(date)|null. Date the blocker was lifted (null while open).\n- is_open: boolean. True while the blocker has not been lifted.\n- age_days: integer|null. Days since the blocker started (until it was lifted, or until today).\n- escalated: boolean. Raised to the monthly review.\n- decision: string|null. Arbitration by the operations director.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_open = true|false\n- subject_id = integer\n- sprint_id = integer. Blockers raised during this sprint.\n- squad_id = integer. Blockers of this squad.\n- escalated = true|false\n- opened_after >= date. Blocked since this date or later.\n- opened_before <= date. Blocked since this date or earlier.\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","subject_id":7,"sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}\n\n### sprint/engagements: Engagements\nCommitments taken by squads towards an objective or key result, with their deadline and state.\nList: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.\nDefault order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.\nFields:\n- id: integer. Technical identifier of the engagement.\n- number: string|null. Reference of the engagement.\n- name: string|null. Title of the engagement.\n- state: "open"|"in_progress"|"at_risk"|"kept"|null. State of the engagement.\n- deadline: string(date)|null. Date by which the engagement is due.\n- actual_date: string(date)|null. Date the engagement was actually kept.\n- is_late: boolean. Deadline passed and the engagement not kept.\n- days_to_deadline: integer|null. Days from today to the deadline (negative when passed).\n- squad: string|null. Squad committed.\n- squad_id: integer|null. Identifier of the squad committed.\n- objective: string|null. Objective served.\n- objective_id: integer|null. Identifier of the objective served.\n- key_result: string|null. Key result served.\n- key_result_id: integer|null. Identifier of the key result served.\n- expected_proof: string|null. Evidence expected to show the engagement is kept.\n- sprint: string|null. Sprint in which the engagement was taken.\n- subjects: string[]. Subjects serving the engagement.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "open"|"in_progress"|"at_risk"|"kept"\n- squad_id = integer\n- objective_id = integer\n- key_result_id = integer\n- is_late = true|false\n- deadline_after >= date. Deadline on or after this date.\n- deadline_before <= date. Deadline on or before this date.\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}\n\n### sprint/key-results: Key results\nKey results of the objectives, per exercice and squad, with their progress computed from their measures.\nList: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.\nDefault order: number asc. Sortable: id, number, name.\nFields:\n- id: integer. Technical identifier of the key result.\n- number: integer|null. Number of the key result.\n- name: string|null. Statement of the key result.\n- progress: number|null. Progress (percent), the average of its measures\' progress.\n- exercice: string|null. Exercice (OKR year) of the key result.\n- exercice_id: integer|null. Identifier of the exercice.\n- objective: string|null. Objective the key result belongs to.\n- objective_id: integer|null. Identifier of the objective.\n- squad: string|null. Squad carrying the key result.\n- measures: string[]. Measures of the key result.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- exercice_id = integer\n- objective_id = integer\n- squad_id = integer. Key results carried by this squad.\n- name ilike text\nExample record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}\n\n### sprint/measure-readings: Measure readings\nValues read for the measures of the key results.\nList: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.\nDefault order: date desc. Sortable: id, date, value, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- measure: string|null. Measure read.\n- measure_id: integer|null. Identifier of the measure read.\n- key_result: string|null. Key result of the measure.\n- key_result_id: integer|null. Identifier of the key result of the measure.\n- squad: string|null. Squad of the key result.\n- date: string(date)|null. Date of the reading.\n- value: number|null. Value read.\n- unit: string|null. Unit of the measure.\n- note: string|null. Comment on the reading.\n- read_by: string|null. Person who recorded the reading.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- measure_id = integer\n- key_result_id = integer\n- squad_id = integer. Readings of this squad\'s measures.\n- date_after >= date. Readings on or after this date.\n- date_before <= date. Readings on or before this date.\nExample record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}\n\n### sprint/measures: Measures\nMeasures of the key results: start, milestone and target values, last reading and progress.\nList: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.\nDefault order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.\nFields:\n- id: integer. Technical identifier of the measure.\n- name: string|null. Name of the measure.\n- unit: string|null. Unit in which the measure is expressed.\n- key_result: string|null. Key result measured.\n- key_result_id: integer|null. Identifier of the key result measured.\n- squad: string|null. Squad carrying the key result.\n- start_value: number|null. Value at the start of the exercice.\n- milestone_value: number|null. Value expected at the milestone.\n- milestone_date: string(date)|null. Date of the milestone.\n- target_value: number|null. Value targeted.\n- last_value: number|null. Value of the latest reading.\n- last_reading_date: string(date)|null. Date of the latest reading.\n- progress: number|null. Progress from start to target value (percent).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- key_result_id = integer\n- squad_id = integer. Measures of this squad\'s key results.\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}\n\n### sprint/objectives: Objectives\nObjectives of the OKR framework, archived ones included.\nList: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.\nDefault order: name asc. Sortable: id, name, active.\nFields:\n- id: integer. Technical identifier of the objective.\n- name: string|null. Statement of the objective.\n- active: boolean. Objective still in service.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"name":"Example name","active":true,"url":"https://erp.example.org/web#id=42&model=sprint.objective&view_type=form"}\n\n### sprint/sprints: Sprints\nSprints of the squads (field list inferred, may grow; decision D1).\nList: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.\nDefault order: date_start desc. Sortable: id, name, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the sprint.\n- name: string|null. Name of the sprint.\n- squad: string|null. Squad running the sprint.\n- squad_id: integer|null. Identifier of the squad running the sprint.\n- date_start: string(date)|null. First day of the sprint.\n- date_end: string(date)|null. Last day of the sprint.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- squad_id = integer\n- start_after >= date. Sprints starting on or after this date.\n- start_before <= date. Sprints starting on or before this date.\nExample record (shape only): {"id":42,"name":"Example name","squad":"Example squad","squad_id":7,"date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}\n\n## stock: Stock\n\nStock transfers of the organisation (receipts, deliveries and internal moves).\n\n### stock/pickings: Pickings\nTransfers of goods (receipts, deliveries, internal moves).\nList: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.\nDefault order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.\nFields:\n- id: integer. Technical identifier of the transfer.\n- reference: string|null. Reference of the transfer.\n- origin: string|null. Source document (purchase order, request...).\n- picking_type: string|null. Operation type (receipt, delivery, internal transfer).\n- partner: string|null. Contact (vendor or recipient).\n- source_location: string|null. Location the goods leave.\n- destination_location: string|null. Location the goods reach.\n- scheduled_date: string(date-time)|null. Scheduled date of the transfer.\n- date_done: string(date-time)|null. Date the transfer was done.\n- priority: "0"|"1"|null. Priority: "0" normal, "1" urgent.\n- state: "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"|null. State of the transfer.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"\n- partner_id = integer. Transfers with this contact (partner id).\n- origin ilike text\n- scheduled_after >= date-time. On field `scheduled_date`.\n- scheduled_before <= date-time. On field `scheduled_date`.\nExample record (shape only): {"id":42,"reference":"Example reference","origin":"Example origin","picking_type":"Example picking type","partner":"Example partner","source_location":"Example source location","destination_location":"Example destination location","scheduled_date":"2026-01-31T08:00:00Z","date_done":"2026-01-31T08:00:00Z","priority":"0","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.picking&view_type=form"}\n\n## travel: Travel\n\nMissions of the organisation\'s staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.\n\n### travel/perdiem-rates: Per-diem rates\nDaily allowance rates by destination country and city (archived rates are not exposed).\nList: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.\nDefault order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the rate.\n- country: string|null. Destination country the rate applies to.\n- country_id: integer|null. Identifier of the destination country.\n- city: string|null. Destination city the rate applies to (null: whole country).\n- daily_rate: number|null. Daily allowance amount.\n- currency: string|null. Currency of the daily rate.\n- has_tiers: boolean. Duration tiers exist for this rate.\n- environment: string|null. Environment (site or programme area) the rate belongs to.\n- note: string|null. Free note.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- country_id = integer\n- city_id = integer. Rates for this city (city id).\n- environment_id = integer. Rates of this environment (environment id).\n- has_tiers = true|false\nExample record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}\n\n### travel/perdiem-requests: Per-diem requests\nRequests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\nList: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the request.\n- reference: string|null. Reference (sequence number) of the request.\n- name: string|null. Title of the request.\n- state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.\n- trip_id: integer|null. Identifier of the trip (mission) concerned, if any.\n- trip_reference: string|null. Reference of the trip concerned.\n- traveler: string|null. User travelling.\n- mission_object: string|null. Purpose of the mission.\n- country: string|null. Destination country.\n- city: string|null. Destination city.\n- date_start: string(date)|null. First day of the mission.\n- date_end: string(date)|null. Last day of the mission.\n- duration_days: number|null. Days paid, after the first-day and last-day rules (halves possible).\n- prorata_start: "full"|"half"|"none"|null. Rule for the first day: full, half or no allowance.\n- prorata_end: "full"|"half"|"none"|null. Rule for the last day: full, half or no allowance.\n- calc_model: "flat_with_abatement"|"tiered"|null. Calculation model: flat rate with duration abatement, or duration tiers.\n- daily_rate: number|null. Daily rate applied.\n- rate_id: integer|null. Identifier of the per-diem rate applied.\n- duration_abatement_pct: number|null. Abatement for duration (percent).\n- duration_abatement_amount: number|null. Amount of the duration abatement.\n- total_amount: number|null. Total allowance due.\n- financing_type: "org"|"partner"|"mixed"|null. Who finances the allowance: the organisation only (org), a partner, or both (mixed).\n- partner: string|null. Co-financing partner.\n- partner_share_pct: number|null. Share financed by the partner (percent).\n- amount_company: number|null. Amount borne by the organisation.\n- amount_partner: number|null. Amount borne by the partner.\n- currency: string|null. Currency of the amounts.\n- environment: string|null. Environment (site or programme area) charged.\n- validator: string|null. User who validates the request.\n- submit_date: string(date-time)|null. When the request was submitted.\n- approve_date: string(date-time)|null. When the request was approved.\n- reject_date: string(date-time)|null. When the request was rejected.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"rejected"|"cancelled"\n- trip_id = integer\n- traveler_user_id = integer. Requests of this traveller (user id).\n- country_id = integer. Requests for this destination country (country id).\n- financing_type = "org"|"partner"|"mixed"\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}\n\n### travel/trip-expenses: Trip expenses\nOther expenses of a trip (visa, local transport, fees...).\nList: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.\nDefault order: id desc. Sortable: id, name, cost, notes.\nFields:\n- id: integer. Technical identifier of the expense.\n- name: string|null. Label of the expense.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- cost: number|null. Cost of the expense.\n- currency: string|null. Currency of the cost.\n- notes: string|null. Free notes.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- cost_above >= number. On field `cost`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","cost":1250.5,"currency":"EUR","notes":"Example notes","url":"https://erp.example.org/web#id=42&model=travel.trip.expense&view_type=form"}\n\n### travel/trip-stages: Trip stages\nLegs of a trip, in order, from one city to the next.\nList: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.\nDefault order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.\nFields:\n- id: integer. Technical identifier of the stage.\n- name: string|null. Label of the stage.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- position: integer|null. Rank of the stage in the mission.\n- is_return_leg: boolean. The stage is the return leg.\n- city_from: string|null. City of departure.\n- country_from: string|null. Country of departure.\n- city_to: string|null. City of arrival.\n- country_to: string|null. Country of arrival.\n- date_from: string(date)|null. First day of the stage.\n- date_to: string(date)|null. Last day of the stage.\n- duration_days: integer|null. Duration of the stage in days (both ends included).\n- has_transport: boolean. Transport is to be booked for the stage.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- is_return_leg = true|false\n- country_to_id = integer. Stages arriving in this country (country id).\n- date_after >= date. On field `date_from`.\n- date_before <= date. On field `date_from`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","position":3,"is_return_leg":true,"city_from":"Example city from","country_from":"Example country from","city_to":"Example city to","country_to":"Example country to","date_from":"2026-01-31","date_to":"2026-01-31","duration_days":3,"has_transport":true,"url":"https://erp.example.org/web#id=42&model=travel.trip.stage&view_type=form"}\n\n### travel/trip-types: Trip types\nKinds of mission (archived types are not exposed).\nList: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the trip type.\n- name: string|null. Name of the trip type.\n- code: string|null. Short code of the trip type.\n- description: string|null. Description of the trip type.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","description":"Example description","url":"https://erp.example.org/web#id=42&model=travel.trip.type&view_type=form"}\n\n### travel/trips: Trips\nMissions of the organisation\'s staff: traveller, itinerary, dates and costs.\nList: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference (sequence number) of the trip.\n- name: string|null. Title of the mission.\n- state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.\n- traveler: string|null. User travelling.\n- traveler_name: string|null [personal data]. Full name of the traveller.\n- traveler_email: string|null [personal data]. Email address of the traveller.\n- trip_type: string|null. Kind of mission.\n- description: string|null. Description of the mission.\n- city_departure: string|null. City of departure.\n- country_departure: string|null. Country of departure.\n- city_destination: string|null. Destination city.\n- country_destination: string|null. Destination country.\n- date_submission: string(date)|null. Date the trip was submitted.\n- date_start: string(date)|null. First day of the trip.\n- date_end: string(date)|null. Last day of the trip.\n- duration_days: integer|null. Duration of the trip in days (both ends included).\n- transport_cost: number|null. Transport cost.\n- accommodation_cost_total: number|null. Total accommodation cost.\n- per_diem_total: number|null. Total of the per-diem requests of the trip (excluding rejected and cancelled ones).\n- insurance_premium: number|null. Travel insurance premium.\n- currency: string|null. Currency of the amounts.\n- has_per_diem: boolean. The traveller is entitled to per diems on this trip.\n- has_return_stage: boolean. One of the stages is a return leg.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"\n- traveler_id = integer. Trips of this traveller (user id).\n- trip_type_id = integer. Trips of this type (trip type id).\n- country_destination_id = integer. Trips to this country (country id).\n- has_per_diem = true|false\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","traveler":"Example traveler","traveler_name":"Example traveler name","traveler_email":"someone@example.org","trip_type":"Example trip type","description":"Example description","city_departure":"Example city departure","country_departure":"Example country departure","city_destination":"Example city destination","country_destination":"Example country destination","date_submission":"2026-01-31","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":3,"transport_cost":1250.5,"accommodation_cost_total":1250.5,"per_diem_total":1250.5,"insurance_premium":1250.5,"currency":"EUR","has_per_diem":true,"has_return_stage":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.trip&view_type=form"}\n\n<!-- Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation. -->\n';
+var LLMS_TXT = `# Operations data API
+
+> Read-only HTTP JSON API over the organisation's ERP: 45 resources in 11 domains (analytic, approvals, electricity, events, fleet, it, purchase, space, sprint, stock, travel), read live from the ERP. Every data route is GET (HEAD works too) and needs \`Authorization: Bearer <API key>\`; no route writes, and only the fields listed for each resource are exposed. Interface version 1.0.0.
+
+Data routes are under \`{base_url}/api/v1\`: each resource has a list route \`/api/v1/<domain>/<resource>\` and a detail route \`/api/v1/<domain>/<resource>/{id}\` (\`{id}\`: a positive integer). A list answers \`{"data": [record, ...], "meta": {"total": 123}}\`, a detail \`{"data": record}\`.
+
+\`\`\`sh
+curl -sS -H "Authorization: Bearer $API_KEY" '{base_url}/api/v1/approvals/approvers?request_status=new&created_after=2026-01-31&limit=10'
+\`\`\`
+
+## Authentication
+
+Every data route needs \`Authorization: Bearer <API key>\`; the documentation routes (\`/api/docs\`, \`/api/openapi.json\`, \`/llms.txt\`) need none.
+
+- Getting a key: it is an API key of the ERP's dedicated technical account, a member of the group authorised to use the API. The ERP administrator who holds that account creates it under *Preferences \u2192 Account security \u2192 New API key*, with a name and an expiry date. It is shown **only once**: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, \`make run\` prints one.
+- Reads are made with that account's read-only rights, never with a person's.
+- **401** \`unauthorized\` (with \`WWW-Authenticate: Bearer\`): the key is absent, invalid or expired.
+- **403** \`forbidden\`: the key is valid but of another account (even an administrator's), or the account has no read right on the model. A read right given back to the account counts on the very next request.
+- Over XML-RPC and JSON-RPC a key of another account looks like a wrong key (401): the ERP checks a key together with the technical account's login. Over JSON-2 (recent ERP versions) it is 403.
+
+## Records and types
+
+- Every record has an integer \`id\`, always present; the other fields are all present unless \`fields\` selects a subset.
+- Types: \`integer\`, \`number\`, \`boolean\`, \`string\`; dates (\`string(date)\`) are \`YYYY-MM-DD\`, date-times (\`string(date-time)\`) ISO 8601 in UTC ending in \`Z\`; arrays hold the readable names of related records (\`string[]\`) or their ids (\`integer[]\`).
+- \`|null\`: the field may be \`null\` (an empty relation, or one the API account cannot read; the request still succeeds). Nulls of the second kind are named in \`meta.unreadable_fields\` (a detail answer then has a \`meta\` too) and in the \`X-Unreadable-Fields\` header (an export has the header only): they are not the record's value, so a sync should not store them as one.
+- Fields named \`*_id\` hold the id of a related record; the sibling without the suffix holds its readable name. \`url\` links to the record in the ERP interface.
+- Enumerated fields (\`"a"|"b"\`) take exactly one of the listed strings.
+- [personal data] marks personal data: handle it accordingly. [deprecated] marks what may go; answers touching it carry a \`Deprecation\` header.
+
+## Paging
+
+List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`csv_formulas\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
+
+- **Offset paging** (\`limit\`, \`offset\`, optional \`order\`): for screens and small lists. \`meta.total\` counts every match; the cost grows with the offset.
+- **Cursor paging** (\`since_id\`): for full scans and synchronisation. Start with \`since_id=0\`, then pass back \`meta.next_since_id\` unchanged (\`"next_since_id": 212\`: ask again with \`since_id=212\`); stop at \`"next_since_id": null\`. Ascending id, constant cost; never compute the cursor yourself. Not with \`offset\` or \`order\` (400).
+- limit: default 50, at least 1; above 200, lowered to 200 without error.
+- offset: at least 0, default 0.
+- since_id: at least 0: the cursor.
+- total: \`true\` (default) or \`false\`. The count scans every match whatever the \`limit\`: turn it off in cursor scans and whenever no count is shown.
+- order: \`field\`, \`field asc\` or \`field desc\`, comma-separated, among the resource's sortable fields; \`id\` is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP orders first by fractions of a second that answers round off.
+- fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
+- format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed). An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
+- csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
+- changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order. Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in \`meta.removed_ids\` (exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
+- **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=\u2026\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old.
+
+\`\`\`sh
+curl -sS -H "Authorization: Bearer $API_KEY" '{base_url}/api/v1/approvals/approvers?since_id=0&limit=200&total=false'
+\`\`\`
+
+## Filters
+
+Each resource takes its named filters (listed with it) and the common parameters; any other query key is 400, and no raw ERP domain can be sent. Filters combine with AND, one value each (except \`in\`), as in the example above.
+
+- Operators: \`=\` exact; \`ilike\` case-insensitive substring of the literal text (\`%\` and \`_\` are not wildcards); \`>=\` and \`<=\` inclusive bounds; \`in\` one of several ids.
+- Integers: whole numbers (\`*_id\`: the id of a related record). Numbers: decimals with a dot. Text: non-empty, URL-encoded. Booleans: \`true\` or \`false\`, case-insensitive.
+- Enumerations (\`"a"|"b"\`): one of the listed values, exactly, without quotes (\`state=done\`); another value is 422, its message listing the allowed ones.
+- Dates: \`YYYY-MM-DD\` (a date-time is accepted, its UTC date used). Date-times: \`YYYY-MM-DD\` or ISO 8601 (\`2026-01-31T08:00:00Z\`; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for \`*_after\`, through its end for \`*_before\`. Bounds hold on the values as answered, to the second: \`*_before=t\` includes every record shown at \`t\` (the ERP keeps fractions of a second it does not answer), \`*_after=t\` every record shown at \`t\` or later (with a fraction of a second in \`t\`: at a later second).
+- Integer lists (\`in\`): positive ids comma-separated (\`assignee_id=3,5\`) or the key repeated (\`assignee_id=3&assignee_id=5\`).
+- An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 \`invalid_value\`.
+- Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.
+
+## Errors
+
+Errors answer \`{"error": {"code": "...", "message": "..."}}\`, except 405, an HTML page. Rely on the status; the message is for people.
+
+| Status | Code | Condition |
+| --- | --- | --- |
+| 400 | \`bad_request\` | Unknown parameter, invalid sort or unknown field. |
+| 401 | \`unauthorized\` | API key absent, invalid or expired. |
+| 403 | \`forbidden\` | Account not authorised to use the API, or no read right on the model. |
+| 404 | \`not_found\` | Unknown resource, or record not found or outside the exposed scope. |
+| 405 | *(HTML body)* | Any method other than GET or HEAD; the answer carries \`Allow: GET, HEAD\`. |
+| 422 | \`invalid_value\` | A parameter value cannot be used (malformed date, integer expected, value outside the allowed list). |
+| 429 | \`rate_limited\` | Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay. |
+| 500 | \`internal_error\` | An unexpected failure of the gateway itself (a bug): logged, never detailed. |
+| 502 | \`bad_gateway\` | The ERP is unreachable or answered with something that is not its protocol. |
+| 503 | \`unavailable\` | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |
+| 504 | \`gateway_timeout\` | The ERP did not answer within the configured timeout. |
+
+429 and 503 carry \`Retry-After\` (seconds). Every answer carries \`X-Request-Id\`: yours when you send one (1 to 128 letters, digits and \`_ . : + / = -\`), else one made for it; quote it when reporting a problem. Data answers carry \`Server-Timing\`: the ERP's time, the gateway's and the cache outcome.
+
+What to do: 400: fix the request (the message names the parameter). 422: fix the value (an enumeration's message lists the allowed ones). 401: the key is wrong or expired: get a new one. 403: this key may not read this resource. 404: no such record in scope. 429, 503: wait \`Retry-After\` seconds, then retry once. 502, 504: the ERP failed or was slow: retry later, with a smaller \`limit\` or \`total=false\`. Never retry a 4xx unchanged.
+
+## Limits
+
+- Failed authentications are limited per client address, and new API keys checked at once for all addresses together: past either limit, 429 \`rate_limited\` with \`Retry-After\`.
+- The operator may also limit each API key (points per window). Data answers then carry \`RateLimit-Policy\` (\`"per-key";q=600;w=60\`: 600 points per 60 s) and \`RateLimit\` (\`"per-key";r=598;t=42\`: 598 left, the window ends in 42 s), the IETF draft's fields; past the quota, 429 \`rate_limited\` with \`Retry-After\`.
+
+## Versioning and links
+
+- Interface version **1.0.0**; data routes carry the prefix \`/api/v1\`. Changes within a major version only add (resources, fields, filters); what may go is marked deprecated first.
+- Generated from the catalogue, describing exactly the routes served, without credentials: OpenAPI 3.1 at [\`/api/openapi.json\`]({base_url}/api/openapi.json); this guide with every route at [\`/api/docs\`]({base_url}/api/docs) (anchors \`#<domain>\`, \`#<domain>/<resource>\`: \`#approvals/approvers\`) and, for agents, at [\`/llms.txt\`]({base_url}/llms.txt) (and \`/api/llms.txt\`).
+
+## Agents: MCP and llms.txt
+
+Agents that speak the Model Context Protocol use the same key, rights, limits and errors through tools.
+
+- Streamable HTTP: \`POST {base_url}/mcp\` with \`Authorization: Bearer <API key>\` (stateless: no session id; GET is 405).
+- stdio, for local agents: \`GATEWAY_URL={base_url} API_KEY=<key> npm run mcp\` in a clone of the gateway; it forwards to \`/mcp\`.
+- 14 tools: \`list_resources\`; \`describe_resource\` (fields, enums, filters, sort keys, personal-data flags); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`).
+- Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others); \`meta.unreadable_fields\` names fields that are null because the API account may not read their model. Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`.
+- Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then \`gateway_timeout\`, 504). A call that reads data costs what its route costs against the key's rate limit (\`rate_limited\`, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers \`unavailable\` (503) with \`retry_after\` seconds: retry then, or ask for fewer records.
+- **llms.txt**: this interface as flat Markdown for language models, at \`{base_url}/llms.txt\` (and \`/api/llms.txt\`).
+
+## Routes
+
+Per domain, per resource: description; paths; default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
+
+## analytic: Analytic
+
+Analytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.
+
+### analytic/accounts: Analytic accounts
+Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.
+List: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.
+Default order: id asc. Sortable: id, code, name, active.
+Fields:
+- id: integer. Technical identifier of the account (key used inside analytic distributions).
+- code: string|null. Reference code of the account.
+- name: string|null. Name of the account.
+- dimension: string|null. Axis of analysis (plan) the account belongs to.
+- dimension_id: integer|null. Identifier of the axis of analysis (plan).
+- root_dimension: string|null. Top-level axis of analysis (root plan) of the account.
+- partner: string|null. Partner (customer or funder) linked to the account.
+- active: boolean. False for an archived account.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- dimension_id = integer
+- code ilike text
+- name ilike text
+- active = true|false
+Example record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}
+
+### analytic/dimensions: Analytic dimensions
+Axes of analysis (analytic plans) grouping the analytic accounts.
+List: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.
+Default order: sequence asc. Sortable: id, name, sequence, applicability.
+Fields:
+- id: integer. Technical identifier of the dimension.
+- name: string|null. Name of the dimension.
+- sequence: integer|null. Display order.
+- applicability: "optional"|"mandatory"|"unavailable"|null. Default applicability of the dimension on analytic distributions.
+- parent: string|null. Parent dimension when nested.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- name ilike text
+Example record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}
+
+## approvals: Approvals
+
+Approval requests, the approval circuit of each request and the product lines they ask for.
+
+### approvals/approvers: Approvers
+Steps of an approval circuit (one approver of one request).
+List: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.
+Default order: id desc. Sortable: id, status, sequence, required.
+Fields:
+- id: integer. Technical identifier of the step.
+- request_id: integer|null. Identifier of the approval request.
+- request_subject: string|null. Subject (number) of the approval request.
+- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.
+- approver: string|null [personal data]. Approver (user).
+- approver_id: integer|null. Identifier of the approver (user).
+- status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.
+- sequence: integer|null. Rank in the circuit (lowest rank decides first).
+- required: boolean. Approval of this approver is mandatory.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- request_id = integer
+- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"
+- approver_id = integer
+- status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"
+- created_after >= date-time. Steps created on or after this date.
+- created_before <= date-time. Steps created on or before this date.
+Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}
+
+### approvals/request-lines: Approval request lines
+Product lines of approval requests (what is asked for and where it is charged).
+List: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.
+Default order: id desc. Sortable: id, description, quantity, estimated_amount.
+Fields:
+- id: integer. Technical identifier of the line.
+- request_id: integer|null. Identifier of the approval request.
+- request_subject: string|null. Subject (number) of the approval request.
+- request_description: string|null. Description of the approval request.
+- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.
+- author: string|null [personal data]. Author of the approval request.
+- description: string|null. Description of the line.
+- product: string|null. Product asked for.
+- product_id: integer|null. Identifier of the product asked for.
+- quantity: number|null. Quantity asked for.
+- uom: string|null. Unit of measure of the quantity.
+- estimated_amount: number|null. Estimated amount excluding tax.
+- currency: string|null. Currency of the estimated amount.
+- analytic_accounts: string[]. Names of the analytic accounts charged.
+- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.
+- purchase_order_line_id: integer|null. Purchase order line resulting from this line, if any.
+- vendor: string|null. Vendor proposed for the line.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- request_id = integer
+- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"
+- product_id = integer
+- description ilike text
+- created_after >= date-time. Lines created on or after this date.
+- created_before <= date-time. Lines created on or before this date.
+Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}
+
+### approvals/requests: Approval requests
+Approval requests (purchases, expenses, missions...) and their outcome.
+List: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.
+Default order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.
+Fields:
+- id: integer. Technical identifier of the request.
+- subject: string|null. Subject of the request (request number).
+- description: string|null. Description (reason) of the request.
+- reference: string|null. External reference of the request.
+- author: string|null [personal data]. Author (owner) of the request.
+- author_id: integer|null. Identifier of the author (user).
+- created_by: string|null [personal data]. Person who entered the request, if different from the author.
+- status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.
+- category: string|null. Approval category.
+- category_id: integer|null. Identifier of the approval category.
+- amount: number|null. Amount of the request.
+- currency: string|null. Currency of the amount.
+- budget_code: string|null. Budget code charged.
+- final_approver: string|null [personal data]. Approver who takes the final decision.
+- approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.
+- partner: string|null [personal data]. Partner (contact) concerned by the request.
+- location: string|null. Location concerned by the request.
+- quantity: number|null. Quantity asked for.
+- created_at: string(date-time)|null. Creation date and time of the record.
+- date: string(date-time)|null. Date of the request.
+- date_confirmed: string(date-time)|null. Date and time the request was submitted for approval.
+- date_start: string(date-time)|null. Start of the period concerned.
+- date_end: string(date-time)|null. End of the period concerned.
+- purchase_order_count: integer|null. Number of purchase orders created from the request.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"
+- author_id = integer
+- category_id = integer
+- subject ilike text
+- description ilike text
+- budget_code ilike text
+- created_after >= date-time. On field \`created_at\`.
+- created_before <= date-time. On field \`created_at\`.
+- confirmed_after >= date-time. On field \`date_confirmed\`.
+- confirmed_before <= date-time. On field \`date_confirmed\`.
+- amount_above >= number. Requests whose amount is at least this value.
+Example record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}
+
+## electricity: Electricity
+
+Prepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.
+
+### electricity/counters: Meters
+Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).
+List: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.
+Default order: code asc. Sortable: id, code, label. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the meter.
+- code: string|null. Code of the meter.
+- label: string|null. Label of the meter.
+- environment: string|null. Environment (site) served by the meter.
+- current_kwh: number|null. Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.
+- last_reading_kwh: number|null. Balance at the last reading (kWh).
+- last_reading_date: string(date-time)|null. Date and time of the last reading.
+- days_since_reading: integer|null. Whole days since the last reading.
+- avg_daily_consumption: number|null. Average daily consumption (kWh), over the readings not excluded from the average.
+- projected_autonomy_days: integer|null. Days the estimated balance lasts at the average consumption.
+- total_purchased_kwh: number|null. Credit bought for the meter (kWh; cancelled purchases excluded).
+- total_purchased_amount: number|null. Amount spent on credit for the meter (cancelled purchases excluded).
+- currency: string|null. Currency of the amounts.
+- status: "ok"|"warning"|"critical"|"no_data"|null. Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- status = "ok"|"warning"|"critical"|"no_data"
+- environment_id = integer. Meters serving this environment (environment id).
+- code ilike text
+- autonomy_below <= integer. Meters whose projected autonomy is at most this many days.
+Example record (shape only): {"id":42,"code":"Example code","label":"Example label","environment":"Example environment","current_kwh":1250.5,"last_reading_kwh":1250.5,"last_reading_date":"2026-01-31T08:00:00Z","days_since_reading":3,"avg_daily_consumption":1250.5,"projected_autonomy_days":3,"total_purchased_kwh":1250.5,"total_purchased_amount":1250.5,"currency":"EUR","status":"ok","url":"https://erp.example.org/web#id=42&model=electricity.counter&view_type=form"}
+
+### electricity/purchases: Credit purchases
+Prepaid credit bought for a meter.
+List: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.
+Default order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.
+Fields:
+- id: integer. Technical identifier of the purchase.
+- reference: string|null. Reference of the purchase (receipt or token number).
+- counter: string|null. Code of the meter credited.
+- counter_id: integer|null. Identifier of the meter credited.
+- environment: string|null. Environment (site) served by the meter.
+- date_purchase: string(date)|null. Date of the purchase.
+- purchased_kwh: number|null. Credit bought (kWh).
+- amount: number|null. Amount paid.
+- currency: string|null. Currency of the amount.
+- price_per_kwh: number|null. Price paid per kWh (amount divided by the kWh bought).
+- state: "active"|"cancelled"|null. State of the purchase.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "active"|"cancelled"
+- counter_id = integer
+- environment_id = integer. Purchases for meters of this environment (environment id).
+- date_after >= date. On field \`date_purchase\`.
+- date_before <= date. On field \`date_purchase\`.
+Example record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}
+
+### electricity/readings: Meter readings
+Balances read on a meter and the consumption derived from the previous reading.
+List: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.
+Default order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.
+Fields:
+- id: integer. Technical identifier of the reading.
+- counter: string|null. Code of the meter read.
+- counter_id: integer|null. Identifier of the meter read.
+- environment: string|null. Environment (site) served by the meter.
+- date_reading: string(date-time)|null. Date and time of the reading.
+- remaining_kwh: number|null. Balance read on the meter (kWh).
+- consumed_kwh: number|null. Consumption since the previous reading (kWh).
+- days_elapsed: number|null. Days elapsed since the previous reading.
+- daily_consumption: number|null. Average daily consumption over the interval (kWh).
+- is_excluded_from_avg: boolean. The reading is left out of the meter's consumption average.
+- note: string|null. Free note.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- counter_id = integer
+- environment_id = integer. Readings of meters of this environment (environment id).
+- date_after >= date-time. On field \`date_reading\`.
+- date_before <= date-time. On field \`date_reading\`.
+Example record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}
+
+## events: Events
+
+Events of the organisation, their registrations and their preparation checklist tasks.
+
+### events/events: Events
+Events with their dates, space, seats, people in charge, review state and checklist progress.
+List: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.
+Default order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.
+Fields:
+- id: integer. Technical identifier of the event.
+- name: string|null. Name of the event.
+- event_type: string|null. Event template applied.
+- activity: string|null. Activity of the event.
+- stage: string|null. Lifecycle stage.
+- date_begin: string(date-time)|null. Start date and time.
+- date_end: string(date-time)|null. End date and time.
+- is_ongoing: boolean. True if the event is in progress at request time.
+- space: string|null. Space where the event takes place.
+- space_id: integer|null. Identifier of the space.
+- reservation_id: integer|null. Identifier of the linked space reservation.
+- space_capacity: integer|null. Capacity of the space (people).
+- seats_max: integer|null. Maximum number of attendees (0 when unlimited).
+- seats_taken: integer|null. Seats taken by confirmed and attended registrations.
+- seats_available: integer|null. Seats still available (0 when unlimited).
+- organizer: string|null [personal data]. Organizer of the event.
+- responsible: string|null [personal data]. User responsible for the event.
+- referent: string|null [personal data]. Referent person of the event.
+- origin: "internal"|"public"|null. Origin of the event (internal or public request).
+- review_state: "approved"|"pending"|"refused"|null. Review state of the event.
+- hidden_public: boolean. Hidden on the public site.
+- checklist_enabled: boolean. The preparation checklist is enabled.
+- checklist_progress: number|null. Progress of the preparation checklist (percent).
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- stage_id = integer. Events in this stage (stage id).
+- space_id = integer
+- review_state = "approved"|"pending"|"refused"
+- origin = "internal"|"public"
+- hidden_public = true|false
+- begin_after >= date-time. On field \`date_begin\`.
+- begin_before <= date-time. On field \`date_begin\`.
+Example record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}
+
+### events/registrations: Registrations
+Registrations of participants to events (attendee name, email and phone are personal data).
+List: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.
+Default order: id desc. Sortable: id, attendee, email, phone, state.
+Fields:
+- id: integer. Technical identifier of the registration.
+- event_id: integer|null. Identifier of the event.
+- event: string|null. Name of the event.
+- ticket: string|null. Ticket type of the registration.
+- attendee: string|null [personal data]. Participant name.
+- email: string|null [personal data]. Participant email address.
+- phone: string|null [personal data]. Participant phone number.
+- booked_by: string|null [personal data]. Contact who booked the registration.
+- state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- event_id = integer
+- state = "draft"|"open"|"done"|"cancel"
+- partner_id = integer. Registrations booked by this contact (partner id).
+- email ilike text
+Example record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}
+
+### events/tasks: Checklist tasks
+Preparation checklist tasks of events.
+List: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.
+Default order: event_id desc, sequence asc. Sortable: id, name, done.
+Fields:
+- id: integer. Technical identifier of the task.
+- event_id: integer|null. Identifier of the event.
+- event: string|null. Name of the event.
+- name: string|null. Task to carry out.
+- done: boolean. The task is done.
+- assignee: string|null [personal data]. User assigned to the task.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- event_id = integer
+- done = true|false
+- assigned_user_id = integer. Tasks assigned to this user (user id).
+Example record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}
+
+## fleet: Fleet
+
+Vehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.
+
+### fleet/alerts: Alerts
+Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.
+List: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.
+Default order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.
+Fields:
+- id: integer. Technical identifier of the alert.
+- name: string|null. Title of the alert.
+- vehicle: string|null. Vehicle concerned.
+- vehicle_id: integer|null. Identifier of the vehicle concerned.
+- type: "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"|null. Category of the alert.
+- due_date: string(date)|null. Due date.
+- state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.
+- handled_at: string(date-time)|null. When the alert was handled.
+- handled_by: string|null [personal data]. Person who handled the alert.
+- reminder_days: integer|null. Notice days before the due date.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "pending"|"handled"|"late"
+- type = "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"
+- vehicle_id = integer
+- due_before <= date. On field \`due_date\`.
+- due_after >= date. On field \`due_date\`.
+Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}
+
+### fleet/fuel-logs: Fuel logs
+Fuel fills of the vehicles with consumption over each interval and anomaly detection.
+List: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.
+Default order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.
+Fields:
+- id: integer. Technical identifier of the fuel log.
+- reference: string|null. Reference of the fuel log.
+- vehicle: string|null. Vehicle filled.
+- vehicle_id: integer|null. Identifier of the vehicle filled.
+- driver: string|null [personal data]. Driver at the time of the fill.
+- date: string(date-time)|null. Date and time of the fill.
+- station: string|null. Fuel station.
+- liters: number|null. Litres filled.
+- price_per_liter: number|null. Price per litre.
+- total_amount: number|null. Total amount of the fill.
+- currency: string|null. Currency of the amounts.
+- odometer: number|null. Odometer reading at the fill (km).
+- distance: number|null. Kilometres driven since the previous fill.
+- consumption: number|null. Litres per 100 km over the interval since the previous fill.
+- is_anomaly: boolean. Consumption deviates abnormally from the vehicle average.
+- anomaly_severity: "none"|"low"|"medium"|"high"|null. Severity of the consumption anomaly.
+- anomaly_reason: string|null. Explanation of the anomaly.
+- reviewed: boolean. Anomaly reviewed by a manager.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- vehicle_id = integer
+- is_anomaly = true|false
+- reviewed = true|false
+- date_after >= date-time. On field \`date\`.
+- date_before <= date-time. On field \`date\`.
+Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}
+
+### fleet/incidents: Incidents
+Incidents involving the vehicles (damage, breakdowns, accidents).
+List: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.
+Default order: date desc. Sortable: id, name, date, severity, cost.
+Fields:
+- id: integer. Technical identifier of the incident.
+- name: string|null. Short description of the incident.
+- vehicle: string|null. Vehicle involved.
+- vehicle_id: integer|null. Identifier of the vehicle involved.
+- driver: string|null [personal data]. Driver at the time of the incident.
+- date: string(date)|null. Date of the incident.
+- severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.
+- cost: number|null. Estimated impact cost.
+- currency: string|null. Currency of the cost.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- vehicle_id = integer
+- driver_id = integer. Incidents with this driver (partner id).
+- severity = "minor"|"moderate"|"major"|"critical"
+- date_after >= date. On field \`date\`.
+- date_before <= date. On field \`date\`.
+Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}
+
+### fleet/locations: Locations
+Fleet locations in service (pick-up points and sites; archived locations are not exposed).
+List: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.
+Default order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the location.
+- name: string|null. Name of the location.
+- code: string|null. Short code.
+- address: string|null. Street address.
+- city: string|null. City.
+- country: string|null. Country.
+- latitude: number|null. Latitude (decimal degrees).
+- longitude: number|null. Longitude (decimal degrees).
+- is_default_pickup: boolean. Default pick-up point for vehicle requests.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- code = text
+- city ilike text
+Example record (shape only): {"id":42,"name":"Example name","code":"Example code","address":"Example address","city":"Example city","country":"Example country","latitude":1250.5,"longitude":1250.5,"is_default_pickup":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.location&view_type=form"}
+
+### fleet/reservations: Reservations
+Vehicle requests (reservations of a vehicle for a period).
+List: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.
+Default order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.
+Fields:
+- id: integer. Technical identifier of the reservation.
+- reference: string|null. Reference of the reservation.
+- vehicle: string|null. Vehicle reserved.
+- vehicle_id: integer|null. Identifier of the vehicle reserved.
+- driver: string|null [personal data]. Driver.
+- requester: string|null [personal data]. Person who made the request.
+- start: string(date-time)|null. Start of the reservation.
+- stop: string(date-time)|null. End of the reservation.
+- duration: number|null. Duration (hours).
+- motive: string|null. Purpose of the trip.
+- pickup_location: string|null. Where the vehicle is picked up.
+- destination: string|null. Destination.
+- expected_km: number|null. Expected distance (km).
+- attendees_count: integer|null. Expected passengers.
+- origin: "internal"|"public"|null. Channel through which the request was made.
+- state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.
+- approver: string|null [personal data]. Person who approved or refused the request.
+- approved_at: string(date-time)|null. When the request was approved.
+- refusal_reason: string|null. Reason given for a refusal.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"
+- vehicle_id = integer
+- driver_id = integer. Reservations with this driver (partner id).
+- start_after >= date-time. On field \`start\`.
+- start_before <= date-time. On field \`start\`.
+Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}
+
+### fleet/services: Services
+Services performed on the vehicles (maintenance and repairs).
+List: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.
+Default order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.
+Fields:
+- id: integer. Technical identifier of the service.
+- vehicle: string|null. Vehicle serviced.
+- vehicle_id: integer|null. Identifier of the vehicle serviced.
+- date: string(date)|null. Date of the service.
+- description: string|null. Description of the service.
+- service_type: string|null. Type of service.
+- service_kind: "preventive"|"curative"|null. Preventive or curative service.
+- amount: number|null. Cost of the service.
+- total_cost: number|null. Total cost including detail lines.
+- currency: string|null. Currency of the amounts.
+- odometer: number|null. Odometer reading at the service (km).
+- next_service_odometer: number|null. Odometer reading at which the next service is due (km).
+- vendor: string|null. Vendor who performed the service.
+- invoice_ref: string|null. Vendor invoice reference.
+- state: "new"|"running"|"done"|"cancelled"|null. Stage of the service.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- vehicle_id = integer
+- state = "new"|"running"|"done"|"cancelled"
+- service_kind = "preventive"|"curative"
+- date_after >= date. On field \`date\`.
+- date_before <= date. On field \`date\`.
+Example record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}
+
+### fleet/trips: Trips
+Trips driven with the vehicles.
+List: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.
+Default order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.
+Fields:
+- id: integer. Technical identifier of the trip.
+- reference: string|null. Reference of the trip.
+- reservation_id: integer|null. Originating reservation, if any.
+- vehicle: string|null. Vehicle driven.
+- vehicle_id: integer|null. Identifier of the vehicle driven.
+- driver: string|null [personal data]. Driver.
+- date: string(date)|null. Date of the trip.
+- date_start: string(date-time)|null. Departure time.
+- date_end: string(date-time)|null. Arrival time.
+- odometer_start: number|null. Odometer reading at departure (km).
+- odometer_end: number|null. Odometer reading at arrival (km).
+- distance: number|null. Distance driven (km).
+- motive: string|null. Purpose of the trip.
+- destination: string|null. Destination.
+- analytic_account: string|null. Analytic account charged.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- vehicle_id = integer
+- driver_id = integer. Trips with this driver (partner id).
+- date_after >= date. On field \`date\`.
+- date_before <= date. On field \`date\`.
+Example record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}
+
+### fleet/vehicles: Vehicles
+Vehicles of the fleet in service (archived vehicles are not exposed).
+List: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.
+Default order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the vehicle.
+- plate: string|null. Licence plate.
+- model: string|null. Make and model.
+- vin: string|null. Vehicle identification number (chassis).
+- driver: string|null [personal data]. Driver currently assigned.
+- seats: integer|null. Number of seats.
+- fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.
+- odometer: number|null. Last odometer reading (km).
+- state: string|null. Vehicle lifecycle state (free value).
+- assignation_state: "free"|"assigned"|"maintenance"|"out_of_service"|"sold"|null. Assignment state.
+- acquisition_date: string(date)|null. Date of acquisition.
+- insurance_expiry: string(date)|null. Expiry date of the insurance.
+- technical_control_expiry: string(date)|null. Expiry date of the technical control.
+- next_alert_date: string(date)|null. Next due date, all alert categories.
+- avg_consumption: number|null. Average consumption (litres per 100 km).
+- total_km_last_year: number|null. Distance driven over the last twelve months (km).
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- assignation_state = "free"|"assigned"|"maintenance"|"out_of_service"|"sold"
+- driver_id = integer. Vehicles assigned to this driver (partner id).
+- fuel_type = "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"
+- plate ilike text
+- insurance_expiry_before <= date. On field \`insurance_expiry\`.
+- technical_control_expiry_before <= date. On field \`technical_control_expiry\`.
+Example record (shape only): {"id":42,"plate":"Example plate","model":"Example model","vin":"Example vin","driver":"Example driver","seats":3,"fuel_type":"diesel","odometer":1250.5,"state":"Example state","assignation_state":"free","acquisition_date":"2026-01-31","insurance_expiry":"2026-01-31","technical_control_expiry":"2026-01-31","next_alert_date":"2026-01-31","avg_consumption":1250.5,"total_km_last_year":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle&view_type=form"}
+
+## it: IT
+
+IT hardware assets of the organisation's inventory, helpdesk tickets and consumables issued to users.
+
+### it/assets: Assets
+IT hardware identified by serial number, limited to the organisation's inventory (parc).
+List: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.
+Default order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.
+Fields:
+- id: integer. Technical identifier of the asset.
+- serial: string|null. Serial number.
+- internal_ref: string|null. Internal reference (when it differs from the serial number).
+- product: string|null. Hardware model.
+- quantity: number|null. Quantity on hand.
+- location: string|null. Stock location of the asset.
+- holder: string|null [personal data]. Person holding the asset.
+- lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- lifecycle = "available"|"assigned"|"maintenance"|"retired"|"external"
+- holder_id = integer. Assets held by this person (partner id).
+- serial ilike text
+Example record (shape only): {"id":42,"serial":"Example serial","internal_ref":"Example internal ref","product":"Example product","quantity":1250.5,"location":"Example location","holder":"Example holder","lifecycle":"available","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.lot&view_type=form"}
+
+### it/consumable-moves: Consumable moves
+Consumables issued to beneficiaries against IT tickets, and what came back.
+List: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.
+Default order: date desc. Sortable: id, quantity, returned_quantity, state, date.
+Fields:
+- id: integer. Technical identifier of the move.
+- ticket_id: integer|null. Identifier of the ticket the consumable was issued for.
+- ticket_number: string|null. Number of the ticket.
+- beneficiary: string|null [personal data]. Person who received the consumable.
+- product: string|null. Consumable issued.
+- location: string|null. Stock location the consumable was taken from.
+- quantity: number|null. Quantity issued.
+- returned_quantity: number|null. Quantity returned.
+- remaining_quantity: number|null. Quantity not returned.
+- state: "out"|"partial"|"returned"|null. Return state of the move.
+- date: string(date-time)|null. Date and time of issue.
+- handled_by: string|null [personal data]. Technician who handled the move.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "out"|"partial"|"returned"
+- partner_id = integer. Moves for this beneficiary (partner id).
+- product_id = integer. Moves of this product.
+- date_after >= date-time. Issued on or after this date.
+- date_before <= date-time. Issued on or before this date.
+Example record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}
+
+### it/tickets: Tickets
+IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).
+List: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.
+Default order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the ticket.
+- number: string|null. Ticket number.
+- name: string|null. Subject of the ticket.
+- type: string|null. Request category (ticket type).
+- stage: string|null. Current stage.
+- is_closed: boolean. The current stage is a closing stage.
+- team: string|null. Support team in charge.
+- assignees: string[] [personal data]. Assigned technicians.
+- assignee: string|null [personal data]. First assigned technician, or null (earlier listing).
+- requester: string|null [personal data]. Person who raised the ticket.
+- requester_email: string|null [personal data]. Email address of the requester.
+- priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.
+- kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.
+- assigned_date: string(date-time)|null. Date and time the ticket was assigned.
+- closed_date: string(date-time)|null. Date and time the ticket was closed.
+- category: string|null. Category of the ticket (earlier listing).
+- validation_state: "none"|"to_validate"|"validated"|"rejected"|null. Hierarchical validation status, if the request requires one (earlier listing).
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- is_closed = true|false
+- team_id = integer. Tickets of this support team.
+- assignee_id in integer list. Tickets assigned to one or several technicians (user ids, comma-separated or repeated key).
+- priority = "0"|"1"|"2"|"3"
+- number ilike text
+- user_id = integer. Tickets where this user is among the assignees (earlier listing).
+- validation_state = "none"|"to_validate"|"validated"|"rejected"
+Example record (shape only): {"id":42,"number":"Example number","name":"Example name","type":"Example type","stage":"Example stage","is_closed":true,"team":"Example team","assignees":["Example assignees 1","Example assignees 2"],"assignee":"Example assignee","requester":"Example requester","requester_email":"someone@example.org","priority":"0","kanban_state":"normal","assigned_date":"2026-01-31T08:00:00Z","closed_date":"2026-01-31T08:00:00Z","category":"Example category","validation_state":"none","company":"Example company","url":"https://erp.example.org/web#id=42&model=it.ticket&view_type=form"}
+
+## purchase: Purchase
+
+Purchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).
+
+### purchase/order-lines: Purchase order lines
+Lines of purchase orders.
+List: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.
+Default order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.
+Fields:
+- id: integer. Technical identifier of the line.
+- order_id: integer|null. Identifier of the purchase order.
+- order_reference: string|null. Reference of the purchase order.
+- description: string|null. Description of the line.
+- product: string|null. Product ordered.
+- product_id: integer|null. Identifier of the product ordered.
+- quantity: number|null. Quantity ordered.
+- uom: string|null. Unit of measure of the quantity.
+- price_unit: number|null. Unit price.
+- price_subtotal: number|null. Line amount excluding tax.
+- price_total: number|null. Line amount including tax.
+- currency: string|null. Currency of the amounts.
+- qty_received: number|null. Quantity received.
+- qty_invoiced: number|null. Quantity billed by the vendor.
+- date_planned: string(date-time)|null. Expected arrival date and time.
+- analytic_accounts: string[]. Names of the analytic accounts charged.
+- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.
+- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the parent order.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- order_id = integer
+- product_id = integer
+- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"
+- planned_after >= date-time. On field \`date_planned\`.
+- planned_before <= date-time. On field \`date_planned\`.
+Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}
+
+### purchase/orders: Purchase orders
+Purchase orders (requests for quotation and confirmed orders).
+List: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.
+Default order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.
+Fields:
+- id: integer. Technical identifier of the order.
+- reference: string|null. Order reference (number).
+- vendor: string|null. Vendor.
+- vendor_id: integer|null. Identifier of the vendor (partner).
+- vendor_reference: string|null. Reference of the order on the vendor's side.
+- subject: string|null. Short description of what the order covers.
+- budget_line: string|null. Budget line charged.
+- department: string|null. Requesting department.
+- delivery_condition: string|null. Delivery conditions agreed with the vendor.
+- origin: string|null. Originating document.
+- date_order: string(date-time)|null. Order deadline.
+- date_approve: string(date-time)|null. Confirmation date.
+- date_planned: string(date-time)|null. Planned reception.
+- amount_untaxed: number|null. Total amount excluding tax.
+- amount_total: number|null. Total amount including tax.
+- currency: string|null. Currency of the amounts.
+- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).
+- invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.
+- buyer: string|null [personal data]. Buyer in charge of the order.
+- author: string|null [personal data]. Person who entered the order.
+- author_id: integer|null. Identifier of the person who entered the order (user).
+- created_at: string(date-time)|null. Creation date and time of the record.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"
+- invoice_status = "no"|"to invoice"|"invoiced"
+- vendor_id = integer
+- user_id = integer. Orders handled by this buyer (user id).
+- origin ilike text
+- subject ilike text
+- budget_line ilike text
+- department_id = integer. Orders of this department (department id).
+- ordered_after >= date-time. On field \`date_order\`.
+- ordered_before <= date-time. On field \`date_order\`.
+- amount_above >= number. Orders whose tax-inclusive total is at least this amount.
+- author_id = integer
+- created_after >= date-time. On field \`created_at\`.
+- created_before <= date-time. On field \`created_at\`.
+Example record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}
+
+## space: Space
+
+Sites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.
+
+### space/activities: Activities
+Activities a space can be booked for (archived activities are not exposed).
+List: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.
+Default order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the activity.
+- name: string|null. Name of the activity.
+- code: string|null. Short code of the activity.
+- default_duration: number|null. Default duration of a booking for this activity (hours).
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- code = text
+- name ilike text
+Example record (shape only): {"id":42,"name":"Example name","code":"Example code","default_duration":1250.5,"url":"https://erp.example.org/web#id=42&model=space.activity&view_type=form"}
+
+### space/categories: Categories
+Categories of spaces and equipment (archived categories are not exposed).
+List: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.
+Default order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the category.
+- name: string|null. Name of the category.
+- description: string|null. Description of the category.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- name ilike text
+Example record (shape only): {"id":42,"name":"Example name","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.category&view_type=form"}
+
+### space/equipments: Equipment
+Equipment available in the spaces (archived equipment is not exposed).
+List: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.
+Default order: name asc. Sortable: id, name, code, description. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the equipment.
+- name: string|null. Name of the equipment.
+- code: string|null. Short code of the equipment.
+- category: string|null. Category of the equipment.
+- description: string|null. Description of the equipment.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- category_id = integer. Equipment of this category (category id).
+- name ilike text
+Example record (shape only): {"id":42,"name":"Example name","code":"Example code","category":"Example category","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.equipment&view_type=form"}
+
+### space/maintenances: Maintenances
+Maintenance slots of spaces.
+List: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.
+Default order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.
+Fields:
+- id: integer. Technical identifier of the maintenance.
+- name: string|null. Subject of the maintenance.
+- space: string|null. Space under maintenance.
+- space_id: integer|null. Identifier of the space.
+- start: string(date-time)|null. Start of the maintenance slot.
+- stop: string(date-time)|null. End of the maintenance slot.
+- state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.
+- category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.
+- technician: string|null [personal data]. Internal technician.
+- external_technician: string|null [personal data]. External technician or contractor.
+- blocks_reservations: boolean. Prevents any reservation on the slot.
+- check_progress: number|null. Progress of the maintenance checklist (percent).
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "planned"|"in_progress"|"done"|"cancelled"
+- space_id = integer
+- category = "preventive"|"curative"|"cleaning"|"other"
+- blocks_reservations = true|false
+- start_after >= date-time. On field \`start\`.
+- start_before <= date-time. On field \`start\`.
+Example record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}
+
+### space/reservations: Reservations
+Reservations of spaces.
+List: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.
+Default order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.
+Fields:
+- id: integer. Technical identifier of the reservation.
+- reference: string|null. Reservation number.
+- space: string|null. Space reserved.
+- space_id: integer|null. Identifier of the space.
+- activity: string|null. Activity planned in the space.
+- start: string(date-time)|null. Start of the reservation.
+- stop: string(date-time)|null. End of the reservation.
+- duration: number|null. Duration of the reservation (hours).
+- attendees_expected: integer|null. Number of attendees expected.
+- attendees_actual: integer|null. Number of attendees actually present.
+- requester: string|null [personal data]. Person who requested the reservation.
+- origin: "internal"|"public"|null. Origin of the request (internal or public).
+- state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.
+- approver: string|null [personal data]. User who approved or refused the reservation.
+- approved_at: string(date-time)|null. Date and time of the approval.
+- refusal_reason: string|null. Reason given for a refusal.
+- cancellation_reason: string|null. Reason given for a cancellation.
+- check_in_at: string(date-time)|null. Date and time of the check-in.
+- check_out_at: string(date-time)|null. Date and time of the check-out.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "pending"|"approved"|"refused"|"cancelled"|"done"
+- space_id = integer
+- activity_id = integer. Reservations for this activity (activity id).
+- origin = "internal"|"public"
+- start_after >= date-time. On field \`start\`.
+- start_before <= date-time. On field \`start\`.
+Example record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}
+
+### space/sites: Sites
+Sites holding the spaces, as a tree (archived sites are not exposed).
+List: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.
+Default order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the site.
+- name: string|null. Name of the site.
+- complete_name: string|null. Full hierarchical path of the site.
+- code: string|null. Short code of the site.
+- parent_id: integer|null. Identifier of the parent site.
+- address: string|null. Address of the site.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- code = text
+- parent_id = integer
+- name ilike text
+Example record (shape only): {"id":42,"name":"Example name","complete_name":"Example complete name","code":"Example code","parent_id":7,"address":"Example address","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.site&view_type=form"}
+
+### space/spaces: Spaces
+Bookable spaces (archived spaces are not exposed).
+List: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.
+Default order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the space.
+- name: string|null. Name of the space.
+- code: string|null. Short code of the space.
+- site: string|null. Site of the space.
+- site_id: integer|null. Identifier of the site.
+- state: "available"|"restricted"|"closed"|null. Availability state of the space.
+- location: string|null. Free location inside the site.
+- floor: string|null. Floor.
+- surface: number|null. Surface (square metres).
+- capacity: integer|null. Capacity (people).
+- hourly_price: number|null. Hourly price.
+- currency: string|null. Currency of the hourly price.
+- categories: string[]. Names of the categories of the space.
+- public_visibility: "private"|"internal"|"public"|null. Visibility of the space for bookings.
+- approval_required: boolean. Reservations need an approval.
+- min_lead_hours: integer|null. Minimum booking notice (hours).
+- max_lead_days: integer|null. Maximum booking horizon (days).
+- cancel_deadline_hours: integer|null. Cancellation limit (hours before start).
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "available"|"restricted"|"closed"
+- site_id = integer
+- capacity_min >= integer. On field \`capacity\`.
+- approval_required = true|false
+- name ilike text
+Example record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}
+
+## sprint: Sprint and OKR
+
+Objectives and key results, their measures and readings, squads' engagements, sprints and blockers.
+
+### sprint/blockers: Blockers
+Blocking points raised by squads, with their origin, owner and the decision that lifted them.
+List: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.
+Default order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.
+Fields:
+- id: integer. Technical identifier of the blocker.
+- name: string|null. Short title of the blocker.
+- description: string|null. Description of the blocking point.
+- subject: string|null. Subject concerned.
+- subject_id: integer|null. Identifier of the subject concerned.
+- sprint: string|null. Sprint during which the blocker was raised.
+- squad: string|null. Squad that is blocked.
+- owner: string|null [personal data]. Person in charge of following the blocker.
+- unblocker: string|null [personal data]. Who can lift the blocker (person or body; free text).
+- unblocker_user: string|null [personal data]. Person to notify to lift the blocker.
+- origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.
+- reported_by: string|null [personal data]. Person who reported the blocker.
+- date_start: string(date)|null. Blocked since.
+- date_lifted: string(date)|null. Date the blocker was lifted (null while open).
+- is_open: boolean. True while the blocker has not been lifted.
+- age_days: integer|null. Days since the blocker started (until it was lifted, or until today).
+- escalated: boolean. Raised to the monthly review.
+- decision: string|null. Arbitration by the operations director.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- is_open = true|false
+- subject_id = integer
+- sprint_id = integer. Blockers raised during this sprint.
+- squad_id = integer. Blockers of this squad.
+- escalated = true|false
+- opened_after >= date. Blocked since this date or later.
+- opened_before <= date. Blocked since this date or earlier.
+Example record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","subject_id":7,"sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}
+
+### sprint/engagements: Engagements
+Commitments taken by squads towards an objective or key result, with their deadline and state.
+List: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.
+Default order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.
+Fields:
+- id: integer. Technical identifier of the engagement.
+- number: string|null. Reference of the engagement.
+- name: string|null. Title of the engagement.
+- state: "open"|"in_progress"|"at_risk"|"kept"|null. State of the engagement.
+- deadline: string(date)|null. Date by which the engagement is due.
+- actual_date: string(date)|null. Date the engagement was actually kept.
+- is_late: boolean. Deadline passed and the engagement not kept.
+- days_to_deadline: integer|null. Days from today to the deadline (negative when passed).
+- squad: string|null. Squad committed.
+- squad_id: integer|null. Identifier of the squad committed.
+- objective: string|null. Objective served.
+- objective_id: integer|null. Identifier of the objective served.
+- key_result: string|null. Key result served.
+- key_result_id: integer|null. Identifier of the key result served.
+- expected_proof: string|null. Evidence expected to show the engagement is kept.
+- sprint: string|null. Sprint in which the engagement was taken.
+- subjects: string[]. Subjects serving the engagement.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "open"|"in_progress"|"at_risk"|"kept"
+- squad_id = integer
+- objective_id = integer
+- key_result_id = integer
+- is_late = true|false
+- deadline_after >= date. Deadline on or after this date.
+- deadline_before <= date. Deadline on or before this date.
+Example record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}
+
+### sprint/key-results: Key results
+Key results of the objectives, per exercice and squad, with their progress computed from their measures.
+List: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.
+Default order: number asc. Sortable: id, number, name.
+Fields:
+- id: integer. Technical identifier of the key result.
+- number: integer|null. Number of the key result.
+- name: string|null. Statement of the key result.
+- progress: number|null. Progress (percent), the average of its measures' progress.
+- exercice: string|null. Exercice (OKR year) of the key result.
+- exercice_id: integer|null. Identifier of the exercice.
+- objective: string|null. Objective the key result belongs to.
+- objective_id: integer|null. Identifier of the objective.
+- squad: string|null. Squad carrying the key result.
+- measures: string[]. Measures of the key result.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- exercice_id = integer
+- objective_id = integer
+- squad_id = integer. Key results carried by this squad.
+- name ilike text
+Example record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}
+
+### sprint/measure-readings: Measure readings
+Values read for the measures of the key results.
+List: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.
+Default order: date desc. Sortable: id, date, value, note.
+Fields:
+- id: integer. Technical identifier of the reading.
+- measure: string|null. Measure read.
+- measure_id: integer|null. Identifier of the measure read.
+- key_result: string|null. Key result of the measure.
+- key_result_id: integer|null. Identifier of the key result of the measure.
+- squad: string|null. Squad of the key result.
+- date: string(date)|null. Date of the reading.
+- value: number|null. Value read.
+- unit: string|null. Unit of the measure.
+- note: string|null. Comment on the reading.
+- read_by: string|null [personal data]. Person who recorded the reading.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- measure_id = integer
+- key_result_id = integer
+- squad_id = integer. Readings of this squad's measures.
+- date_after >= date. Readings on or after this date.
+- date_before <= date. Readings on or before this date.
+Example record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}
+
+### sprint/measures: Measures
+Measures of the key results: start, milestone and target values, last reading and progress.
+List: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.
+Default order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.
+Fields:
+- id: integer. Technical identifier of the measure.
+- name: string|null. Name of the measure.
+- unit: string|null. Unit in which the measure is expressed.
+- key_result: string|null. Key result measured.
+- key_result_id: integer|null. Identifier of the key result measured.
+- squad: string|null. Squad carrying the key result.
+- start_value: number|null. Value at the start of the exercice.
+- milestone_value: number|null. Value expected at the milestone.
+- milestone_date: string(date)|null. Date of the milestone.
+- target_value: number|null. Value targeted.
+- last_value: number|null. Value of the latest reading.
+- last_reading_date: string(date)|null. Date of the latest reading.
+- progress: number|null. Progress from start to target value (percent).
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- key_result_id = integer
+- squad_id = integer. Measures of this squad's key results.
+- name ilike text
+Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}
+
+### sprint/objectives: Objectives
+Objectives of the OKR framework, archived ones included.
+List: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.
+Default order: name asc. Sortable: id, name, active.
+Fields:
+- id: integer. Technical identifier of the objective.
+- name: string|null. Statement of the objective.
+- active: boolean. Objective still in service.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- name ilike text
+- active = true|false
+Example record (shape only): {"id":42,"name":"Example name","active":true,"url":"https://erp.example.org/web#id=42&model=sprint.objective&view_type=form"}
+
+### sprint/sprints: Sprints
+Sprints of the squads (field list inferred, may grow; decision D1).
+List: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.
+Default order: date_start desc. Sortable: id, name, date_start, date_end.
+Fields:
+- id: integer. Technical identifier of the sprint.
+- name: string|null. Name of the sprint.
+- squad: string|null. Squad running the sprint.
+- squad_id: integer|null. Identifier of the squad running the sprint.
+- date_start: string(date)|null. First day of the sprint.
+- date_end: string(date)|null. Last day of the sprint.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- squad_id = integer
+- start_after >= date. Sprints starting on or after this date.
+- start_before <= date. Sprints starting on or before this date.
+Example record (shape only): {"id":42,"name":"Example name","squad":"Example squad","squad_id":7,"date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}
+
+## stock: Stock
+
+Stock transfers of the organisation (receipts, deliveries and internal moves).
+
+### stock/pickings: Pickings
+Transfers of goods (receipts, deliveries, internal moves).
+List: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.
+Default order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.
+Fields:
+- id: integer. Technical identifier of the transfer.
+- reference: string|null. Reference of the transfer.
+- origin: string|null. Source document (purchase order, request...).
+- picking_type: string|null. Operation type (receipt, delivery, internal transfer).
+- partner: string|null [personal data]. Contact (vendor or recipient).
+- source_location: string|null. Location the goods leave.
+- destination_location: string|null. Location the goods reach.
+- scheduled_date: string(date-time)|null. Scheduled date of the transfer.
+- date_done: string(date-time)|null. Date the transfer was done.
+- priority: "0"|"1"|null. Priority: "0" normal, "1" urgent.
+- state: "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"|null. State of the transfer.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"
+- partner_id = integer. Transfers with this contact (partner id).
+- origin ilike text
+- scheduled_after >= date-time. On field \`scheduled_date\`.
+- scheduled_before <= date-time. On field \`scheduled_date\`.
+Example record (shape only): {"id":42,"reference":"Example reference","origin":"Example origin","picking_type":"Example picking type","partner":"Example partner","source_location":"Example source location","destination_location":"Example destination location","scheduled_date":"2026-01-31T08:00:00Z","date_done":"2026-01-31T08:00:00Z","priority":"0","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.picking&view_type=form"}
+
+## travel: Travel
+
+Missions of the organisation's staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.
+
+### travel/perdiem-rates: Per-diem rates
+Daily allowance rates by destination country and city (archived rates are not exposed).
+List: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.
+Default order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the rate.
+- country: string|null. Destination country the rate applies to.
+- country_id: integer|null. Identifier of the destination country.
+- city: string|null. Destination city the rate applies to (null: whole country).
+- daily_rate: number|null. Daily allowance amount.
+- currency: string|null. Currency of the daily rate.
+- has_tiers: boolean. Duration tiers exist for this rate.
+- environment: string|null. Environment (site or programme area) the rate belongs to.
+- note: string|null. Free note.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- country_id = integer
+- city_id = integer. Rates for this city (city id).
+- environment_id = integer. Rates of this environment (environment id).
+- has_tiers = true|false
+Example record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}
+
+### travel/perdiem-requests: Per-diem requests
+Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).
+List: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.
+Default order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the request.
+- reference: string|null. Reference (sequence number) of the request.
+- name: string|null. Title of the request.
+- state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.
+- trip_id: integer|null. Identifier of the trip (mission) concerned, if any.
+- trip_reference: string|null. Reference of the trip concerned.
+- traveler: string|null [personal data]. User travelling.
+- mission_object: string|null. Purpose of the mission.
+- country: string|null. Destination country.
+- city: string|null. Destination city.
+- date_start: string(date)|null. First day of the mission.
+- date_end: string(date)|null. Last day of the mission.
+- duration_days: number|null. Days paid, after the first-day and last-day rules (halves possible).
+- prorata_start: "full"|"half"|"none"|null. Rule for the first day: full, half or no allowance.
+- prorata_end: "full"|"half"|"none"|null. Rule for the last day: full, half or no allowance.
+- calc_model: "flat_with_abatement"|"tiered"|null. Calculation model: flat rate with duration abatement, or duration tiers.
+- daily_rate: number|null. Daily rate applied.
+- rate_id: integer|null. Identifier of the per-diem rate applied.
+- duration_abatement_pct: number|null. Abatement for duration (percent).
+- duration_abatement_amount: number|null. Amount of the duration abatement.
+- total_amount: number|null. Total allowance due.
+- financing_type: "org"|"partner"|"mixed"|null. Who finances the allowance: the organisation only (org), a partner, or both (mixed).
+- partner: string|null. Co-financing partner.
+- partner_share_pct: number|null. Share financed by the partner (percent).
+- amount_company: number|null. Amount borne by the organisation.
+- amount_partner: number|null. Amount borne by the partner.
+- currency: string|null. Currency of the amounts.
+- environment: string|null. Environment (site or programme area) charged.
+- validator: string|null [personal data]. User who validates the request.
+- submit_date: string(date-time)|null. When the request was submitted.
+- approve_date: string(date-time)|null. When the request was approved.
+- reject_date: string(date-time)|null. When the request was rejected.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "draft"|"pending"|"approved"|"rejected"|"cancelled"
+- trip_id = integer
+- traveler_user_id = integer. Requests of this traveller (user id).
+- country_id = integer. Requests for this destination country (country id).
+- financing_type = "org"|"partner"|"mixed"
+- start_after >= date. On field \`date_start\`.
+- start_before <= date. On field \`date_start\`.
+Example record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}
+
+### travel/trip-expenses: Trip expenses
+Other expenses of a trip (visa, local transport, fees...).
+List: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.
+Default order: id desc. Sortable: id, name, cost, notes.
+Fields:
+- id: integer. Technical identifier of the expense.
+- name: string|null. Label of the expense.
+- trip_id: integer|null. Identifier of the trip.
+- trip_reference: string|null. Reference of the trip.
+- cost: number|null. Cost of the expense.
+- currency: string|null. Currency of the cost.
+- notes: string|null. Free notes.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- trip_id = integer
+- cost_above >= number. On field \`cost\`.
+Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","cost":1250.5,"currency":"EUR","notes":"Example notes","url":"https://erp.example.org/web#id=42&model=travel.trip.expense&view_type=form"}
+
+### travel/trip-stages: Trip stages
+Legs of a trip, in order, from one city to the next.
+List: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.
+Default order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.
+Fields:
+- id: integer. Technical identifier of the stage.
+- name: string|null. Label of the stage.
+- trip_id: integer|null. Identifier of the trip.
+- trip_reference: string|null. Reference of the trip.
+- position: integer|null. Rank of the stage in the mission.
+- is_return_leg: boolean. The stage is the return leg.
+- city_from: string|null. City of departure.
+- country_from: string|null. Country of departure.
+- city_to: string|null. City of arrival.
+- country_to: string|null. Country of arrival.
+- date_from: string(date)|null. First day of the stage.
+- date_to: string(date)|null. Last day of the stage.
+- duration_days: integer|null. Duration of the stage in days (both ends included).
+- has_transport: boolean. Transport is to be booked for the stage.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- trip_id = integer
+- is_return_leg = true|false
+- country_to_id = integer. Stages arriving in this country (country id).
+- date_after >= date. On field \`date_from\`.
+- date_before <= date. On field \`date_from\`.
+Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","position":3,"is_return_leg":true,"city_from":"Example city from","country_from":"Example country from","city_to":"Example city to","country_to":"Example country to","date_from":"2026-01-31","date_to":"2026-01-31","duration_days":3,"has_transport":true,"url":"https://erp.example.org/web#id=42&model=travel.trip.stage&view_type=form"}
+
+### travel/trip-types: Trip types
+Kinds of mission (archived types are not exposed).
+List: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.
+Default order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the trip type.
+- name: string|null. Name of the trip type.
+- code: string|null. Short code of the trip type.
+- description: string|null. Description of the trip type.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- code = text
+- name ilike text
+Example record (shape only): {"id":42,"name":"Example name","code":"Example code","description":"Example description","url":"https://erp.example.org/web#id=42&model=travel.trip.type&view_type=form"}
+
+### travel/trips: Trips
+Missions of the organisation's staff: traveller, itinerary, dates and costs.
+List: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.
+Default order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.
+Fields:
+- id: integer. Technical identifier of the trip.
+- reference: string|null. Reference (sequence number) of the trip.
+- name: string|null. Title of the mission.
+- state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.
+- traveler: string|null [personal data]. User travelling.
+- traveler_name: string|null [personal data]. Full name of the traveller.
+- traveler_email: string|null [personal data]. Email address of the traveller.
+- trip_type: string|null. Kind of mission.
+- description: string|null. Description of the mission.
+- city_departure: string|null. City of departure.
+- country_departure: string|null. Country of departure.
+- city_destination: string|null. Destination city.
+- country_destination: string|null. Destination country.
+- date_submission: string(date)|null. Date the trip was submitted.
+- date_start: string(date)|null. First day of the trip.
+- date_end: string(date)|null. Last day of the trip.
+- duration_days: integer|null. Duration of the trip in days (both ends included).
+- transport_cost: number|null. Transport cost.
+- accommodation_cost_total: number|null. Total accommodation cost.
+- per_diem_total: number|null. Total of the per-diem requests of the trip (excluding rejected and cancelled ones).
+- insurance_premium: number|null. Travel insurance premium.
+- currency: string|null. Currency of the amounts.
+- has_per_diem: boolean. The traveller is entitled to per diems on this trip.
+- has_return_stage: boolean. One of the stages is a return leg.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"
+- traveler_id = integer. Trips of this traveller (user id).
+- trip_type_id = integer. Trips of this type (trip type id).
+- country_destination_id = integer. Trips to this country (country id).
+- has_per_diem = true|false
+- start_after >= date. On field \`date_start\`.
+- start_before <= date. On field \`date_start\`.
+Example record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","traveler":"Example traveler","traveler_name":"Example traveler name","traveler_email":"someone@example.org","trip_type":"Example trip type","description":"Example description","city_departure":"Example city departure","country_departure":"Example country departure","city_destination":"Example city destination","country_destination":"Example country destination","date_submission":"2026-01-31","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":3,"transport_cost":1250.5,"accommodation_cost_total":1250.5,"per_diem_total":1250.5,"insurance_premium":1250.5,"currency":"EUR","has_per_diem":true,"has_return_stage":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.trip&view_type=form"}
+
+<!-- Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation. -->
+`;
 
 // generated/openapi.json
 var openapi_default = {
@@ -4846,6 +6834,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -4917,6 +6908,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -4928,7 +6922,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -5031,6 +7025,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -5049,6 +7046,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/AnalyticAccountsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -5126,6 +7136,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -5163,6 +7176,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -5174,7 +7190,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -5277,6 +7293,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -5295,6 +7314,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/AnalyticDimensionsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -5372,6 +7404,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -5438,7 +7473,7 @@ var openapi_default = {
             name: "created_after",
             in: "query",
             required: false,
-            description: "Steps created on or after this date. Operator `>=`.",
+            description: "Steps created on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -5457,7 +7492,7 @@ var openapi_default = {
             name: "created_before",
             in: "query",
             required: false,
-            description: "Steps created on or before this date. Operator `<=`.",
+            description: "Steps created on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -5495,6 +7530,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -5506,7 +7544,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -5609,6 +7647,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -5627,6 +7668,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ApprovalsApproversRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -5704,6 +7758,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -5764,7 +7821,7 @@ var openapi_default = {
             name: "created_after",
             in: "query",
             required: false,
-            description: "Lines created on or after this date. Operator `>=`.",
+            description: "Lines created on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -5783,7 +7840,7 @@ var openapi_default = {
             name: "created_before",
             in: "query",
             required: false,
-            description: "Lines created on or before this date. Operator `<=`.",
+            description: "Lines created on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -5821,6 +7878,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -5832,7 +7892,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -5935,6 +7995,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -5953,6 +8016,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ApprovalsRequestLinesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -6028,6 +8104,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -6114,7 +8193,7 @@ var openapi_default = {
             name: "created_after",
             in: "query",
             required: false,
-            description: "Records whose created_at is on or after the given date. Operator `>=`.",
+            description: "Records whose created_at is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -6133,7 +8212,7 @@ var openapi_default = {
             name: "created_before",
             in: "query",
             required: false,
-            description: "Records whose created_at is on or before the given date. Operator `<=`.",
+            description: "Records whose created_at is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -6152,7 +8231,7 @@ var openapi_default = {
             name: "confirmed_after",
             in: "query",
             required: false,
-            description: "Records whose date_confirmed is on or after the given date. Operator `>=`.",
+            description: "Records whose date_confirmed is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -6171,7 +8250,7 @@ var openapi_default = {
             name: "confirmed_before",
             in: "query",
             required: false,
-            description: "Records whose date_confirmed is on or before the given date. Operator `<=`.",
+            description: "Records whose date_confirmed is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -6219,6 +8298,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -6230,7 +8312,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -6333,6 +8415,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -6351,6 +8436,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ApprovalsRequestsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -6426,6 +8524,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -6505,6 +8606,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -6516,7 +8620,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -6619,6 +8723,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -6637,6 +8744,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ElectricityCountersRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -6712,6 +8832,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -6815,6 +8938,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -6826,7 +8952,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -6929,6 +9055,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -6947,6 +9076,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ElectricityPurchasesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -7024,6 +9166,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -7054,7 +9199,7 @@ var openapi_default = {
             name: "date_after",
             in: "query",
             required: false,
-            description: "Records whose date_reading is on or after the given date. Operator `>=`.",
+            description: "Records whose date_reading is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -7073,7 +9218,7 @@ var openapi_default = {
             name: "date_before",
             in: "query",
             required: false,
-            description: "Records whose date_reading is on or before the given date. Operator `<=`.",
+            description: "Records whose date_reading is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -7111,6 +9256,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7122,7 +9270,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -7225,6 +9373,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7243,6 +9394,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ElectricityReadingsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -7320,6 +9484,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -7389,7 +9556,7 @@ var openapi_default = {
             name: "begin_after",
             in: "query",
             required: false,
-            description: "Records whose date_begin is on or after the given date. Operator `>=`.",
+            description: "Records whose date_begin is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -7408,7 +9575,7 @@ var openapi_default = {
             name: "begin_before",
             in: "query",
             required: false,
-            description: "Records whose date_begin is on or before the given date. Operator `<=`.",
+            description: "Records whose date_begin is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -7446,6 +9613,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7457,7 +9627,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -7560,6 +9730,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7578,6 +9751,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/EventsEventsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -7653,6 +9839,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -7732,6 +9921,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7743,7 +9935,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -7846,6 +10038,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7864,6 +10059,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/EventsRegistrationsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -7941,6 +10149,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -8000,6 +10211,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8011,7 +10225,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -8114,6 +10328,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8132,6 +10349,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/EventsTasksRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -8207,6 +10437,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -8316,6 +10549,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8327,7 +10563,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -8430,6 +10666,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8448,6 +10687,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetAlertsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -8525,6 +10777,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -8563,7 +10818,7 @@ var openapi_default = {
             name: "date_after",
             in: "query",
             required: false,
-            description: "Records whose date is on or after the given date. Operator `>=`.",
+            description: "Records whose date is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -8582,7 +10837,7 @@ var openapi_default = {
             name: "date_before",
             in: "query",
             required: false,
-            description: "Records whose date is on or before the given date. Operator `<=`.",
+            description: "Records whose date is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -8620,6 +10875,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8631,7 +10889,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -8734,6 +10992,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8752,6 +11013,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetFuelLogsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -8827,6 +11101,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -8932,6 +11209,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8943,7 +11223,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -9046,6 +11326,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9064,6 +11347,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetIncidentsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -9141,6 +11437,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -9190,6 +11489,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9201,7 +11503,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -9304,6 +11606,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9322,6 +11627,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetLocationsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -9399,6 +11717,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -9448,7 +11769,7 @@ var openapi_default = {
             name: "start_after",
             in: "query",
             required: false,
-            description: "Records whose start is on or after the given date. Operator `>=`.",
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -9467,7 +11788,7 @@ var openapi_default = {
             name: "start_before",
             in: "query",
             required: false,
-            description: "Records whose start is on or before the given date. Operator `<=`.",
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -9505,6 +11826,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9516,7 +11840,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -9619,6 +11943,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9637,6 +11964,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetReservationsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -9712,6 +12052,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -9819,6 +12162,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9830,7 +12176,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -9933,6 +12279,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9951,6 +12300,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetServicesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -10026,6 +12388,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -10115,6 +12480,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10126,7 +12494,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -10229,6 +12597,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10247,6 +12618,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetTripsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -10322,6 +12706,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -10449,6 +12836,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10460,7 +12850,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -10563,6 +12953,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10581,6 +12974,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetVehiclesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -10658,6 +13064,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -10724,6 +13133,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10735,7 +13147,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -10838,6 +13250,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10856,6 +13271,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ItAssetsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -10933,6 +13361,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -10978,7 +13409,7 @@ var openapi_default = {
             name: "date_after",
             in: "query",
             required: false,
-            description: "Issued on or after this date. Operator `>=`.",
+            description: "Issued on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -10997,7 +13428,7 @@ var openapi_default = {
             name: "date_before",
             in: "query",
             required: false,
-            description: "Issued on or before this date. Operator `<=`.",
+            description: "Issued on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -11035,6 +13466,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11046,7 +13480,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -11149,6 +13583,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11167,6 +13604,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ItConsumableMovesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -11242,6 +13692,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -11369,6 +13822,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11380,7 +13836,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -11483,6 +13939,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11501,6 +13960,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ItTicketsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -11578,6 +14050,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -11626,7 +14101,7 @@ var openapi_default = {
             name: "planned_after",
             in: "query",
             required: false,
-            description: "Records whose date_planned is on or after the given date. Operator `>=`.",
+            description: "Records whose date_planned is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -11645,7 +14120,7 @@ var openapi_default = {
             name: "planned_before",
             in: "query",
             required: false,
-            description: "Records whose date_planned is on or before the given date. Operator `<=`.",
+            description: "Records whose date_planned is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -11683,6 +14158,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11694,7 +14172,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -11797,6 +14275,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11815,6 +14296,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/PurchaseOrderLinesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -11890,6 +14384,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -12003,7 +14500,7 @@ var openapi_default = {
             name: "ordered_after",
             in: "query",
             required: false,
-            description: "Records whose date_order is on or after the given date. Operator `>=`.",
+            description: "Records whose date_order is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -12022,7 +14519,7 @@ var openapi_default = {
             name: "ordered_before",
             in: "query",
             required: false,
-            description: "Records whose date_order is on or before the given date. Operator `<=`.",
+            description: "Records whose date_order is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -12063,7 +14560,7 @@ var openapi_default = {
             name: "created_after",
             in: "query",
             required: false,
-            description: "Records whose created_at is on or after the given date. Operator `>=`.",
+            description: "Records whose created_at is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -12082,7 +14579,7 @@ var openapi_default = {
             name: "created_before",
             in: "query",
             required: false,
-            description: "Records whose created_at is on or before the given date. Operator `<=`.",
+            description: "Records whose created_at is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -12120,6 +14617,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12131,7 +14631,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -12234,6 +14734,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12252,6 +14755,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/PurchaseOrdersRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -12329,6 +14845,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -12378,6 +14897,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12389,7 +14911,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -12492,6 +15014,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12510,6 +15035,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceActivitiesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -12587,6 +15125,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -12624,6 +15165,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12635,7 +15179,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -12738,6 +15282,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12756,6 +15303,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceCategoriesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -12833,6 +15393,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -12882,6 +15445,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12893,7 +15459,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -12996,6 +15562,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13014,6 +15583,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceEquipmentsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -13091,6 +15673,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -13151,7 +15736,7 @@ var openapi_default = {
             name: "start_after",
             in: "query",
             required: false,
-            description: "Records whose start is on or after the given date. Operator `>=`.",
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -13170,7 +15755,7 @@ var openapi_default = {
             name: "start_before",
             in: "query",
             required: false,
-            description: "Records whose start is on or before the given date. Operator `<=`.",
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -13208,6 +15793,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13219,7 +15807,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -13322,6 +15910,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13340,6 +15931,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceMaintenancesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -13417,6 +16021,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -13478,7 +16085,7 @@ var openapi_default = {
             name: "start_after",
             in: "query",
             required: false,
-            description: "Records whose start is on or after the given date. Operator `>=`.",
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -13497,7 +16104,7 @@ var openapi_default = {
             name: "start_before",
             in: "query",
             required: false,
-            description: "Records whose start is on or before the given date. Operator `<=`.",
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -13535,6 +16142,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13546,7 +16156,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -13649,6 +16259,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13667,6 +16280,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceReservationsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -13744,6 +16370,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -13805,6 +16434,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13816,7 +16448,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -13919,6 +16551,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13937,6 +16572,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceSitesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -14012,6 +16660,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -14100,6 +16751,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14111,7 +16765,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14214,6 +16868,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14232,6 +16889,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceSpacesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -14307,6 +16977,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -14428,6 +17101,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14439,7 +17115,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14542,6 +17218,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14560,6 +17239,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintBlockersRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -14635,6 +17327,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -14762,6 +17457,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14773,7 +17471,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14876,6 +17574,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14894,6 +17595,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintEngagementsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -14971,6 +17685,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15044,6 +17761,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15055,7 +17775,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -15158,6 +17878,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15176,6 +17899,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintKeyResultsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -15251,6 +17987,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -15352,6 +18091,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15363,7 +18105,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -15466,6 +18208,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15484,6 +18229,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintMeasureReadingsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -15561,6 +18319,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15622,6 +18383,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15633,7 +18397,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -15736,6 +18500,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15754,6 +18521,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintMeasuresRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -15831,6 +18611,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15878,6 +18661,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15889,7 +18675,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -15992,6 +18778,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16010,6 +18799,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintObjectivesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -16087,6 +18889,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -16162,6 +18967,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16173,7 +18981,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -16276,6 +19084,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16294,6 +19105,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintSprintsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -16371,6 +19195,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -16419,7 +19246,7 @@ var openapi_default = {
             name: "scheduled_after",
             in: "query",
             required: false,
-            description: "Records whose scheduled_date is on or after the given date. Operator `>=`.",
+            description: "Records whose scheduled_date is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -16438,7 +19265,7 @@ var openapi_default = {
             name: "scheduled_before",
             in: "query",
             required: false,
-            description: "Records whose scheduled_date is on or before the given date. Operator `<=`.",
+            description: "Records whose scheduled_date is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -16476,6 +19303,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16487,7 +19317,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -16590,6 +19420,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16608,6 +19441,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/StockPickingsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -16685,6 +19531,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -16756,6 +19605,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16767,7 +19619,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -16870,6 +19722,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16888,6 +19743,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelPerdiemRatesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -16963,6 +19831,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -17096,6 +19967,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17107,7 +19981,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -17210,6 +20084,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17228,6 +20105,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelPerdiemRequestsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -17305,6 +20195,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -17352,6 +20245,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17363,7 +20259,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -17466,6 +20362,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17484,6 +20383,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelTripExpensesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -17559,6 +20471,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -17658,6 +20573,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17669,7 +20587,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -17772,6 +20690,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17790,6 +20711,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelTripStagesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -17867,6 +20801,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -17916,6 +20853,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17927,7 +20867,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -18030,6 +20970,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18048,6 +20991,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelTripTypesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -18123,6 +21079,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -18252,6 +21211,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18263,7 +21225,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -18366,6 +21328,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18384,6 +21349,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelTripsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -18493,6 +21471,13 @@ var openapi_default = {
               type: "integer"
             },
             description: "With `changed_since`: ids of records written in this window that are now outside the resource (its scope, such as archived records) or no longer match the filters. A sync drops them."
+          },
+          unreadable_fields: {
+            type: "array",
+            items: {
+              type: "string"
+            },
+            description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
           }
         }
       },
@@ -18675,7 +21660,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Approver (user)."
+            description: "Approver (user).",
+            "x-personal-data": true
           },
           approver_id: {
             type: [
@@ -18782,7 +21768,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Author of the approval request."
+            description: "Author of the approval request.",
+            "x-personal-data": true
           },
           description: {
             type: [
@@ -18916,7 +21903,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Author (owner) of the request."
+            description: "Author (owner) of the request.",
+            "x-personal-data": true
           },
           author_id: {
             type: [
@@ -18930,7 +21918,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who entered the request, if different from the author."
+            description: "Person who entered the request, if different from the author.",
+            "x-personal-data": true
           },
           status: {
             type: [
@@ -18988,7 +21977,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Approver who takes the final decision."
+            description: "Approver who takes the final decision.",
+            "x-personal-data": true
           },
           approvers: {
             type: "array",
@@ -19002,7 +21992,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Partner (contact) concerned by the request."
+            description: "Partner (contact) concerned by the request.",
+            "x-personal-data": true
           },
           location: {
             type: [
@@ -19505,21 +22496,24 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Organizer of the event."
+            description: "Organizer of the event.",
+            "x-personal-data": true
           },
           responsible: {
             type: [
               "string",
               "null"
             ],
-            description: "User responsible for the event."
+            description: "User responsible for the event.",
+            "x-personal-data": true
           },
           referent: {
             type: [
               "string",
               "null"
             ],
-            description: "Referent person of the event."
+            description: "Referent person of the event.",
+            "x-personal-data": true
           },
           origin: {
             type: [
@@ -19640,7 +22634,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Contact who booked the registration."
+            description: "Contact who booked the registration.",
+            "x-personal-data": true
           },
           state: {
             type: [
@@ -19715,7 +22710,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User assigned to the task."
+            description: "User assigned to the task.",
+            "x-personal-data": true
           },
           url: {
             type: [
@@ -19809,7 +22805,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who handled the alert."
+            description: "Person who handled the alert.",
+            "x-personal-data": true
           },
           reminder_days: {
             type: [
@@ -19873,7 +22870,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver at the time of the fill."
+            description: "Driver at the time of the fill.",
+            "x-personal-data": true
           },
           date: {
             type: [
@@ -20023,7 +23021,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver at the time of the incident."
+            description: "Driver at the time of the incident.",
+            "x-personal-data": true
           },
           date: {
             type: [
@@ -20198,14 +23197,16 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver."
+            description: "Driver.",
+            "x-personal-data": true
           },
           requester: {
             type: [
               "string",
               "null"
             ],
-            description: "Person who made the request."
+            description: "Person who made the request.",
+            "x-personal-data": true
           },
           start: {
             type: [
@@ -20299,7 +23300,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who approved or refused the request."
+            description: "Person who approved or refused the request.",
+            "x-personal-data": true
           },
           approved_at: {
             type: [
@@ -20511,7 +23513,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver."
+            description: "Driver.",
+            "x-personal-data": true
           },
           date: {
             type: [
@@ -20634,7 +23637,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver currently assigned."
+            description: "Driver currently assigned.",
+            "x-personal-data": true
           },
           seats: {
             type: [
@@ -20806,7 +23810,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person holding the asset."
+            description: "Person holding the asset.",
+            "x-personal-data": true
           },
           lifecycle: {
             type: [
@@ -20871,7 +23876,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who received the consumable."
+            description: "Person who received the consumable.",
+            "x-personal-data": true
           },
           product: {
             type: [
@@ -20934,7 +23940,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Technician who handled the move."
+            description: "Technician who handled the move.",
+            "x-personal-data": true
           },
           url: {
             type: [
@@ -21002,21 +24009,24 @@ var openapi_default = {
             items: {
               type: "string"
             },
-            description: "Assigned technicians."
+            description: "Assigned technicians.",
+            "x-personal-data": true
           },
           assignee: {
             type: [
               "string",
               "null"
             ],
-            description: "First assigned technician, or null (earlier listing)."
+            description: "First assigned technician, or null (earlier listing).",
+            "x-personal-data": true
           },
           requester: {
             type: [
               "string",
               "null"
             ],
-            description: "Person who raised the ticket."
+            description: "Person who raised the ticket.",
+            "x-personal-data": true
           },
           requester_email: {
             type: [
@@ -21412,14 +24422,16 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Buyer in charge of the order."
+            description: "Buyer in charge of the order.",
+            "x-personal-data": true
           },
           author: {
             type: [
               "string",
               "null"
             ],
-            description: "Person who entered the order."
+            description: "Person who entered the order.",
+            "x-personal-data": true
           },
           author_id: {
             type: [
@@ -21664,14 +24676,16 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Internal technician."
+            description: "Internal technician.",
+            "x-personal-data": true
           },
           external_technician: {
             type: [
               "string",
               "null"
             ],
-            description: "External technician or contractor."
+            description: "External technician or contractor.",
+            "x-personal-data": true
           },
           blocks_reservations: {
             type: "boolean",
@@ -21783,7 +24797,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who requested the reservation."
+            description: "Person who requested the reservation.",
+            "x-personal-data": true
           },
           origin: {
             type: [
@@ -21817,7 +24832,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User who approved or refused the reservation."
+            description: "User who approved or refused the reservation.",
+            "x-personal-data": true
           },
           approved_at: {
             type: [
@@ -22154,21 +25170,24 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person in charge of following the blocker."
+            description: "Person in charge of following the blocker.",
+            "x-personal-data": true
           },
           unblocker: {
             type: [
               "string",
               "null"
             ],
-            description: "Who can lift the blocker (person or body; free text)."
+            description: "Who can lift the blocker (person or body; free text).",
+            "x-personal-data": true
           },
           unblocker_user: {
             type: [
               "string",
               "null"
             ],
-            description: "Person to notify to lift the blocker."
+            description: "Person to notify to lift the blocker.",
+            "x-personal-data": true
           },
           origin: {
             type: [
@@ -22188,7 +25207,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who reported the blocker."
+            description: "Person who reported the blocker.",
+            "x-personal-data": true
           },
           date_start: {
             type: [
@@ -22544,7 +25564,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who recorded the reading."
+            description: "Person who recorded the reading.",
+            "x-personal-data": true
           },
           url: {
             type: [
@@ -22794,7 +25815,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Contact (vendor or recipient)."
+            description: "Contact (vendor or recipient).",
+            "x-personal-data": true
           },
           source_location: {
             type: [
@@ -23013,7 +26035,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User travelling."
+            description: "User travelling.",
+            "x-personal-data": true
           },
           mission_object: {
             type: [
@@ -23192,7 +26215,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User who validates the request."
+            description: "User who validates the request.",
+            "x-personal-data": true
           },
           submit_date: {
             type: [
@@ -23498,7 +26522,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User travelling."
+            description: "User travelling.",
+            "x-personal-data": true
           },
           traveler_name: {
             type: [
@@ -23667,6 +26692,9 @@ var openapi_default = {
           },
           "X-Request-Id": {
             $ref: "#/components/headers/RequestId"
+          },
+          "X-Unreadable-Fields": {
+            $ref: "#/components/headers/UnreadableFields"
           },
           "RateLimit-Policy": {
             $ref: "#/components/headers/RateLimitPolicy"
@@ -23898,11 +26926,25 @@ var openapi_default = {
           ]
         }
       },
+      CsvFormulas: {
+        name: "csv_formulas",
+        in: "query",
+        required: false,
+        description: "CSV exports only (400 otherwise). `escaped` (the default): a text cell that a spreadsheet would read as a formula, one beginning with `=`, `+`, `-`, `@`, a tab or a carriage return (or the full-width `\uFF1D`, `\uFF0B`, `\uFF0D`, `\uFF20`), is written with a `'` in front, as OWASP advises against CSV injection, so that Excel or LibreOffice show it as text and compute nothing; numbers (`-12.5`), booleans, dates and arrays are never changed. `raw`: every text exactly as the ERP holds it, for loaders that are not spreadsheets (DuckDB, pandas); never open such a file in a spreadsheet when its texts come from outsiders.",
+        schema: {
+          type: "string",
+          enum: [
+            "escaped",
+            "raw"
+          ],
+          default: "escaped"
+        }
+      },
       ChangedSince: {
         name: "changed_since",
         in: "query",
         required: false,
-        description: "Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), in `(write_date, id)` order, or the token `meta.next_changed_since` gave. Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). Deleted records cannot be seen: reconcile with an export of ids now and then. Not with `order`, `offset`, `since_id` or `total=true`.",
+        description: "Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), in `(write_date, id)` order, or the token `meta.next_changed_since` gave. Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). Deleted records cannot be seen: reconcile with an export of ids now and then. Not with `order`, `offset`, `since_id` or `total=true`. A position in the future (more than 60 s ahead of the gateway's clock) is 422.",
         schema: {
           type: "string",
           maxLength: 128
@@ -23969,6 +27011,13 @@ var openapi_default = {
           pattern: '^"per-key";r=[0-9]+;t=[0-9]+$'
         }
       },
+      UnreadableFields: {
+        description: "Only when some are: the fields this answer holds as `null` because the API account may not read the model their value comes from (comma-separated names), as `meta.unreadable_fields` says in a JSON body. Such a null is not the record's value: a sync should not store it as one. On an export it names every such field of the file (an export that meets another one is cut short).",
+        required: false,
+        schema: {
+          type: "string"
+        }
+      },
       RequestId: {
         description: "The id of this request, on every answer: the `X-Request-Id` the client sent when it is a safe token (1 to 128 letters, digits and `_ . : + / = -`), else one made by the gateway. Quote it when reporting a problem.",
         required: true,
@@ -24009,115 +27058,6 @@ var openapi_default = {
   },
   "x-generated-by": "ops-data-gateway codegen (make generate); Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation."
 };
-
-// runtime/http/exact-routing.ts
-var import_express = require("express");
-init_errors();
-
-// runtime/http/error-handler.ts
-var import_node_util = require("node:util");
-init_errors();
-init_erp_error();
-
-// runtime/http/erp-errors.ts
-init_erp_error();
-init_errors();
-function gatewayErrorOf(error) {
-  if (error instanceof GatewayError) return error;
-  if (error instanceof ErpTimeout) return new GatewayError("gateway_timeout", "The ERP did not answer in time.", { cause: error });
-  if (error instanceof ErpUnavailable) return new GatewayError("bad_gateway", "The ERP is unreachable or gave an answer that could not be understood.", { cause: error });
-  if (error instanceof ErpFault) {
-    if (error.kind === "access_denied") return unauthorized("The API key is invalid or expired.");
-    if (error.kind === "access_error") return forbidden("The API account is not allowed to read this data.");
-    return new GatewayError("bad_gateway", "The ERP refused the request; the gateway logged the reason.", { cause: error });
-  }
-  return void 0;
-}
-
-// runtime/http/mask-secrets.ts
-var SECRET_LIKE = /[A-Za-z0-9_-]{32,}|[^\s/@'"<>()[\]{},;:]+@[^\s/@'"<>()[\]{},;:]+/g;
-function maskSecrets(text3) {
-  return text3.replace(SECRET_LIKE, "[redacted]");
-}
-
-// runtime/http/error-handler.ts
-init_request_context();
-
-// runtime/http/route-template.ts
-var NO_ROUTE = "(no route)";
-function routeOf(req) {
-  const recorded = req.res?.locals["route"];
-  if (recorded) return recorded;
-  const path = req.route?.path;
-  if (typeof path !== "string") return NO_ROUTE;
-  return templateOf(req.baseUrl, path);
-}
-function recordRoute(req) {
-  const path = req.route?.path;
-  if (req.res && typeof path === "string") req.res.locals["route"] = templateOf(req.baseUrl, path);
-}
-function templateOf(base, path) {
-  const joined = `${base.toLowerCase()}${path === "/" ? "" : path}` || "/";
-  return joined.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
-}
-
-// runtime/http/error-handler.ts
-function sendError(res, error) {
-  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-  res.status(error.status).json({ error: { code: error.code, message: error.message } });
-}
-function createErrorHandler(log) {
-  return (error, req, res, next) => {
-    if (res.headersSent) {
-      if (deadlineExpired(res)) return;
-      return next(error);
-    }
-    let known = gatewayErrorOf(error);
-    if (!known && isBodyError(error)) known = new GatewayError("bad_request", "The request could not be read.");
-    if (!known) {
-      log.error({ error: summarize(error), method: req.method, route: routeOf(req) }, "unexpected error");
-      known = new GatewayError("internal_error", "Internal error.");
-    } else if (known.status >= 500 && known.cause) {
-      res.locals["erpError"] = erpErrorSummary(known.cause);
-      if (log.isLevelEnabled("debug")) log.debug({ method: req.method, erp_message: rawMessage(known.cause) }, "ERP error message");
-    }
-    sendError(res, known);
-  };
-}
-function isBodyError(error) {
-  const status = error.status;
-  return typeof status === "number" && status >= 400 && status < 500;
-}
-function summarize(error) {
-  if (!(error instanceof Error || import_node_util.types.isNativeError(error))) return { type: typeof error, message: String(error).slice(0, 500) };
-  return { type: error.name, message: error.message, ...error.stack ? { stack: error.stack } : {} };
-}
-function rawMessage(cause) {
-  const parts = [];
-  for (let error = cause, depth = 0; error instanceof Error && depth < 3; error = error.cause, depth++) parts.push(`${error.name}: ${error.message}`);
-  return maskSecrets(parts.join(" <- ").slice(0, 2e3));
-}
-
-// runtime/http/exact-routing.ts
-var EXACT = { caseSensitive: true, strict: true };
-function exactRouter() {
-  return (0, import_express.Router)(EXACT);
-}
-var EXACT_APP_SETTINGS = [
-  ["case sensitive routing", EXACT.caseSensitive],
-  ["strict routing", EXACT.strict]
-];
-function spelledAsServed(path) {
-  return path.toLowerCase().replace(/(?<=.)\/+$/, "");
-}
-function noRoute(isServedPath) {
-  return (req, res) => {
-    const shown = req.path.slice(0, 200);
-    const served = spelledAsServed(req.path);
-    const hint = served !== req.path && isServedPath(served) ? ` Paths are matched exactly (letter case, no trailing slash): did you mean ${served.slice(0, 200)}?` : "";
-    sendError(res, notFound(`No route ${req.method} ${shown}.${hint}`));
-  };
-}
 
 // generated/resources/analytic.ts
 var ANALYTIC_ACCOUNTS = deepFreeze({
@@ -24327,6 +27267,10 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -24503,6 +27447,10 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -24539,14 +27487,12 @@ function deepFreeze(value) {
 }
 
 // generated/routers/analytic.ts
-function createAnalyticRouter(handlers) {
-  const router = exactRouter();
-  router.get("/accounts", handlers.list(ANALYTIC_ACCOUNTS));
-  router.get("/accounts/:id", handlers.detail(ANALYTIC_ACCOUNTS));
-  router.get("/dimensions", handlers.list(ANALYTIC_DIMENSIONS));
-  router.get("/dimensions/:id", handlers.detail(ANALYTIC_DIMENSIONS));
-  return router;
-}
+var ANALYTIC_ROUTES = [
+  { path: "/accounts", kind: "list", resource: ANALYTIC_ACCOUNTS },
+  { path: "/accounts/:id", kind: "detail", resource: ANALYTIC_ACCOUNTS },
+  { path: "/dimensions", kind: "list", resource: ANALYTIC_DIMENSIONS },
+  { path: "/dimensions/:id", kind: "detail", resource: ANALYTIC_DIMENSIONS }
+];
 
 // generated/resources/approvals.ts
 var APPROVALS_APPROVERS = deepFreeze2({
@@ -24611,7 +27557,7 @@ var APPROVALS_APPROVERS = deepFreeze2({
       name: "approver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -24787,6 +27733,10 @@ var APPROVALS_APPROVERS = deepFreeze2({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -24911,7 +27861,7 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       name: "author",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "related",
@@ -25174,6 +28124,10 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -25282,7 +28236,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       name: "author",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -25308,7 +28262,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       name: "created_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -25397,7 +28351,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       name: "final_approver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -25424,7 +28378,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       name: "partner",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -25695,6 +28649,10 @@ var APPROVALS_REQUESTS = deepFreeze2({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -25780,16 +28738,14 @@ function deepFreeze2(value) {
 }
 
 // generated/routers/approvals.ts
-function createApprovalsRouter(handlers) {
-  const router = exactRouter();
-  router.get("/approvers", handlers.list(APPROVALS_APPROVERS));
-  router.get("/approvers/:id", handlers.detail(APPROVALS_APPROVERS));
-  router.get("/request-lines", handlers.list(APPROVALS_REQUEST_LINES));
-  router.get("/request-lines/:id", handlers.detail(APPROVALS_REQUEST_LINES));
-  router.get("/requests", handlers.list(APPROVALS_REQUESTS));
-  router.get("/requests/:id", handlers.detail(APPROVALS_REQUESTS));
-  return router;
-}
+var APPROVALS_ROUTES = [
+  { path: "/approvers", kind: "list", resource: APPROVALS_APPROVERS },
+  { path: "/approvers/:id", kind: "detail", resource: APPROVALS_APPROVERS },
+  { path: "/request-lines", kind: "list", resource: APPROVALS_REQUEST_LINES },
+  { path: "/request-lines/:id", kind: "detail", resource: APPROVALS_REQUEST_LINES },
+  { path: "/requests", kind: "list", resource: APPROVALS_REQUESTS },
+  { path: "/requests/:id", kind: "detail", resource: APPROVALS_REQUESTS }
+];
 
 // generated/resources/electricity.ts
 var ELECTRICITY_COUNTERS = deepFreeze3({
@@ -26063,6 +29019,10 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -26346,6 +29306,10 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -26625,6 +29589,10 @@ var ELECTRICITY_READINGS = deepFreeze3({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -26676,16 +29644,14 @@ function deepFreeze3(value) {
 }
 
 // generated/routers/electricity.ts
-function createElectricityRouter(handlers) {
-  const router = exactRouter();
-  router.get("/counters", handlers.list(ELECTRICITY_COUNTERS));
-  router.get("/counters/:id", handlers.detail(ELECTRICITY_COUNTERS));
-  router.get("/purchases", handlers.list(ELECTRICITY_PURCHASES));
-  router.get("/purchases/:id", handlers.detail(ELECTRICITY_PURCHASES));
-  router.get("/readings", handlers.list(ELECTRICITY_READINGS));
-  router.get("/readings/:id", handlers.detail(ELECTRICITY_READINGS));
-  return router;
-}
+var ELECTRICITY_ROUTES = [
+  { path: "/counters", kind: "list", resource: ELECTRICITY_COUNTERS },
+  { path: "/counters/:id", kind: "detail", resource: ELECTRICITY_COUNTERS },
+  { path: "/purchases", kind: "list", resource: ELECTRICITY_PURCHASES },
+  { path: "/purchases/:id", kind: "detail", resource: ELECTRICITY_PURCHASES },
+  { path: "/readings", kind: "list", resource: ELECTRICITY_READINGS },
+  { path: "/readings/:id", kind: "detail", resource: ELECTRICITY_READINGS }
+];
 
 // generated/resources/events.ts
 var EVENTS_EVENTS = deepFreeze4({
@@ -26887,7 +29853,7 @@ var EVENTS_EVENTS = deepFreeze4({
       name: "organizer",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -26900,7 +29866,7 @@ var EVENTS_EVENTS = deepFreeze4({
       name: "responsible",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -26913,7 +29879,7 @@ var EVENTS_EVENTS = deepFreeze4({
       name: "referent",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -27113,6 +30079,10 @@ var EVENTS_EVENTS = deepFreeze4({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -27264,7 +30234,7 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       name: "booked_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -27389,6 +30359,10 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -27501,7 +30475,7 @@ var EVENTS_TASKS = deepFreeze4({
       name: "assignee",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -27590,6 +30564,10 @@ var EVENTS_TASKS = deepFreeze4({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -27636,16 +30614,14 @@ function deepFreeze4(value) {
 }
 
 // generated/routers/events.ts
-function createEventsRouter(handlers) {
-  const router = exactRouter();
-  router.get("/events", handlers.list(EVENTS_EVENTS));
-  router.get("/events/:id", handlers.detail(EVENTS_EVENTS));
-  router.get("/registrations", handlers.list(EVENTS_REGISTRATIONS));
-  router.get("/registrations/:id", handlers.detail(EVENTS_REGISTRATIONS));
-  router.get("/tasks", handlers.list(EVENTS_TASKS));
-  router.get("/tasks/:id", handlers.detail(EVENTS_TASKS));
-  return router;
-}
+var EVENTS_ROUTES = [
+  { path: "/events", kind: "list", resource: EVENTS_EVENTS },
+  { path: "/events/:id", kind: "detail", resource: EVENTS_EVENTS },
+  { path: "/registrations", kind: "list", resource: EVENTS_REGISTRATIONS },
+  { path: "/registrations/:id", kind: "detail", resource: EVENTS_REGISTRATIONS },
+  { path: "/tasks", kind: "list", resource: EVENTS_TASKS },
+  { path: "/tasks/:id", kind: "detail", resource: EVENTS_TASKS }
+];
 
 // generated/resources/fleet.ts
 var FLEET_ALERTS = deepFreeze5({
@@ -27760,7 +30736,7 @@ var FLEET_ALERTS = deepFreeze5({
       name: "handled_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -27893,6 +30869,10 @@ var FLEET_ALERTS = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -27997,7 +30977,7 @@ var FLEET_FUEL_LOGS = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -28278,6 +31258,10 @@ var FLEET_FUEL_LOGS = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -28384,7 +31368,7 @@ var FLEET_INCIDENTS = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -28553,6 +31537,10 @@ var FLEET_INCIDENTS = deepFreeze5({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -28811,6 +31799,10 @@ var FLEET_LOCATIONS = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -28902,7 +31894,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -28915,7 +31907,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
       name: "requester",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -29053,7 +32045,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
       name: "approver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -29190,6 +32182,10 @@ var FLEET_RESERVATIONS = deepFreeze5({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -29544,6 +32540,10 @@ var FLEET_SERVICES = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -29661,7 +32661,7 @@ var FLEET_TRIPS = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -29888,6 +32888,10 @@ var FLEET_TRIPS = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -29994,7 +32998,7 @@ var FLEET_VEHICLES = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -30264,6 +33268,10 @@ var FLEET_VEHICLES = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -30323,26 +33331,24 @@ function deepFreeze5(value) {
 }
 
 // generated/routers/fleet.ts
-function createFleetRouter(handlers) {
-  const router = exactRouter();
-  router.get("/alerts", handlers.list(FLEET_ALERTS));
-  router.get("/alerts/:id", handlers.detail(FLEET_ALERTS));
-  router.get("/fuel-logs", handlers.list(FLEET_FUEL_LOGS));
-  router.get("/fuel-logs/:id", handlers.detail(FLEET_FUEL_LOGS));
-  router.get("/incidents", handlers.list(FLEET_INCIDENTS));
-  router.get("/incidents/:id", handlers.detail(FLEET_INCIDENTS));
-  router.get("/locations", handlers.list(FLEET_LOCATIONS));
-  router.get("/locations/:id", handlers.detail(FLEET_LOCATIONS));
-  router.get("/reservations", handlers.list(FLEET_RESERVATIONS));
-  router.get("/reservations/:id", handlers.detail(FLEET_RESERVATIONS));
-  router.get("/services", handlers.list(FLEET_SERVICES));
-  router.get("/services/:id", handlers.detail(FLEET_SERVICES));
-  router.get("/trips", handlers.list(FLEET_TRIPS));
-  router.get("/trips/:id", handlers.detail(FLEET_TRIPS));
-  router.get("/vehicles", handlers.list(FLEET_VEHICLES));
-  router.get("/vehicles/:id", handlers.detail(FLEET_VEHICLES));
-  return router;
-}
+var FLEET_ROUTES = [
+  { path: "/alerts", kind: "list", resource: FLEET_ALERTS },
+  { path: "/alerts/:id", kind: "detail", resource: FLEET_ALERTS },
+  { path: "/fuel-logs", kind: "list", resource: FLEET_FUEL_LOGS },
+  { path: "/fuel-logs/:id", kind: "detail", resource: FLEET_FUEL_LOGS },
+  { path: "/incidents", kind: "list", resource: FLEET_INCIDENTS },
+  { path: "/incidents/:id", kind: "detail", resource: FLEET_INCIDENTS },
+  { path: "/locations", kind: "list", resource: FLEET_LOCATIONS },
+  { path: "/locations/:id", kind: "detail", resource: FLEET_LOCATIONS },
+  { path: "/reservations", kind: "list", resource: FLEET_RESERVATIONS },
+  { path: "/reservations/:id", kind: "detail", resource: FLEET_RESERVATIONS },
+  { path: "/services", kind: "list", resource: FLEET_SERVICES },
+  { path: "/services/:id", kind: "detail", resource: FLEET_SERVICES },
+  { path: "/trips", kind: "list", resource: FLEET_TRIPS },
+  { path: "/trips/:id", kind: "detail", resource: FLEET_TRIPS },
+  { path: "/vehicles", kind: "list", resource: FLEET_VEHICLES },
+  { path: "/vehicles/:id", kind: "detail", resource: FLEET_VEHICLES }
+];
 
 // generated/resources/it.ts
 var IT_ASSETS = deepFreeze6({
@@ -30435,7 +33441,7 @@ var IT_ASSETS = deepFreeze6({
       name: "holder",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -30552,6 +33558,10 @@ var IT_ASSETS = deepFreeze6({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -30635,7 +33645,7 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       name: "beneficiary",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -30736,7 +33746,7 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       name: "handled_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -30841,6 +33851,10 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -30991,7 +34005,7 @@ var IT_TICKETS = deepFreeze6({
       type: "array",
       items: "string",
       nullable: false,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "x2many",
@@ -31004,7 +34018,7 @@ var IT_TICKETS = deepFreeze6({
       name: "assignee",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "x2many",
@@ -31017,7 +34031,7 @@ var IT_TICKETS = deepFreeze6({
       name: "requester",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -31245,6 +34259,10 @@ var IT_TICKETS = deepFreeze6({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -31323,16 +34341,14 @@ function deepFreeze6(value) {
 }
 
 // generated/routers/it.ts
-function createItRouter(handlers) {
-  const router = exactRouter();
-  router.get("/assets", handlers.list(IT_ASSETS));
-  router.get("/assets/:id", handlers.detail(IT_ASSETS));
-  router.get("/consumable-moves", handlers.list(IT_CONSUMABLE_MOVES));
-  router.get("/consumable-moves/:id", handlers.detail(IT_CONSUMABLE_MOVES));
-  router.get("/tickets", handlers.list(IT_TICKETS));
-  router.get("/tickets/:id", handlers.detail(IT_TICKETS));
-  return router;
-}
+var IT_ROUTES = [
+  { path: "/assets", kind: "list", resource: IT_ASSETS },
+  { path: "/assets/:id", kind: "detail", resource: IT_ASSETS },
+  { path: "/consumable-moves", kind: "list", resource: IT_CONSUMABLE_MOVES },
+  { path: "/consumable-moves/:id", kind: "detail", resource: IT_CONSUMABLE_MOVES },
+  { path: "/tickets", kind: "list", resource: IT_TICKETS },
+  { path: "/tickets/:id", kind: "detail", resource: IT_TICKETS }
+];
 
 // generated/resources/purchase.ts
 var PURCHASE_ORDER_LINES = deepFreeze7({
@@ -31667,6 +34683,10 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -31947,7 +34967,7 @@ var PURCHASE_ORDERS = deepFreeze7({
       name: "buyer",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -31960,7 +34980,7 @@ var PURCHASE_ORDERS = deepFreeze7({
       name: "author",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -32179,6 +35199,10 @@ var PURCHASE_ORDERS = deepFreeze7({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -32278,14 +35302,12 @@ function deepFreeze7(value) {
 }
 
 // generated/routers/purchase.ts
-function createPurchaseRouter(handlers) {
-  const router = exactRouter();
-  router.get("/order-lines", handlers.list(PURCHASE_ORDER_LINES));
-  router.get("/order-lines/:id", handlers.detail(PURCHASE_ORDER_LINES));
-  router.get("/orders", handlers.list(PURCHASE_ORDERS));
-  router.get("/orders/:id", handlers.detail(PURCHASE_ORDERS));
-  return router;
-}
+var PURCHASE_ROUTES = [
+  { path: "/order-lines", kind: "list", resource: PURCHASE_ORDER_LINES },
+  { path: "/order-lines/:id", kind: "detail", resource: PURCHASE_ORDER_LINES },
+  { path: "/orders", kind: "list", resource: PURCHASE_ORDERS },
+  { path: "/orders/:id", kind: "detail", resource: PURCHASE_ORDERS }
+];
 
 // generated/resources/space.ts
 var SPACE_ACTIVITIES = deepFreeze8({
@@ -32421,6 +35443,10 @@ var SPACE_ACTIVITIES = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -32566,6 +35592,10 @@ var SPACE_CATEGORIES = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -32740,6 +35770,10 @@ var SPACE_EQUIPMENTS = deepFreeze8({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -32883,7 +35917,7 @@ var SPACE_MAINTENANCES = deepFreeze8({
       name: "technician",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -32896,7 +35930,7 @@ var SPACE_MAINTENANCES = deepFreeze8({
       name: "external_technician",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -33048,6 +36082,10 @@ var SPACE_MAINTENANCES = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -33233,7 +36271,7 @@ var SPACE_RESERVATIONS = deepFreeze8({
       name: "requester",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -33272,7 +36310,7 @@ var SPACE_RESERVATIONS = deepFreeze8({
       name: "approver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -33469,6 +36507,10 @@ var SPACE_RESERVATIONS = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -33698,6 +36740,10 @@ var SPACE_SITES = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -34089,6 +37135,10 @@ var SPACE_SPACES = deepFreeze8({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -34144,24 +37194,22 @@ function deepFreeze8(value) {
 }
 
 // generated/routers/space.ts
-function createSpaceRouter(handlers) {
-  const router = exactRouter();
-  router.get("/activities", handlers.list(SPACE_ACTIVITIES));
-  router.get("/activities/:id", handlers.detail(SPACE_ACTIVITIES));
-  router.get("/categories", handlers.list(SPACE_CATEGORIES));
-  router.get("/categories/:id", handlers.detail(SPACE_CATEGORIES));
-  router.get("/equipments", handlers.list(SPACE_EQUIPMENTS));
-  router.get("/equipments/:id", handlers.detail(SPACE_EQUIPMENTS));
-  router.get("/maintenances", handlers.list(SPACE_MAINTENANCES));
-  router.get("/maintenances/:id", handlers.detail(SPACE_MAINTENANCES));
-  router.get("/reservations", handlers.list(SPACE_RESERVATIONS));
-  router.get("/reservations/:id", handlers.detail(SPACE_RESERVATIONS));
-  router.get("/sites", handlers.list(SPACE_SITES));
-  router.get("/sites/:id", handlers.detail(SPACE_SITES));
-  router.get("/spaces", handlers.list(SPACE_SPACES));
-  router.get("/spaces/:id", handlers.detail(SPACE_SPACES));
-  return router;
-}
+var SPACE_ROUTES = [
+  { path: "/activities", kind: "list", resource: SPACE_ACTIVITIES },
+  { path: "/activities/:id", kind: "detail", resource: SPACE_ACTIVITIES },
+  { path: "/categories", kind: "list", resource: SPACE_CATEGORIES },
+  { path: "/categories/:id", kind: "detail", resource: SPACE_CATEGORIES },
+  { path: "/equipments", kind: "list", resource: SPACE_EQUIPMENTS },
+  { path: "/equipments/:id", kind: "detail", resource: SPACE_EQUIPMENTS },
+  { path: "/maintenances", kind: "list", resource: SPACE_MAINTENANCES },
+  { path: "/maintenances/:id", kind: "detail", resource: SPACE_MAINTENANCES },
+  { path: "/reservations", kind: "list", resource: SPACE_RESERVATIONS },
+  { path: "/reservations/:id", kind: "detail", resource: SPACE_RESERVATIONS },
+  { path: "/sites", kind: "list", resource: SPACE_SITES },
+  { path: "/sites/:id", kind: "detail", resource: SPACE_SITES },
+  { path: "/spaces", kind: "list", resource: SPACE_SPACES },
+  { path: "/spaces/:id", kind: "detail", resource: SPACE_SPACES }
+];
 
 // generated/resources/sprint.ts
 var SPRINT_BLOCKERS = deepFreeze9({
@@ -34262,7 +37310,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       name: "owner",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -34275,7 +37323,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       name: "unblocker",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "field",
@@ -34287,7 +37335,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       name: "unblocker_user",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -34313,7 +37361,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       name: "reported_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -34509,6 +37557,10 @@ var SPRINT_BLOCKERS = deepFreeze9({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -34901,6 +37953,10 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -35176,6 +38232,10 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -35354,7 +38414,7 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       name: "read_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -35457,6 +38517,10 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -35755,6 +38819,10 @@ var SPRINT_MEASURES = deepFreeze9({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -35905,6 +38973,10 @@ var SPRINT_OBJECTIVES = deepFreeze9({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -36100,6 +39172,10 @@ var SPRINT_SPRINTS = deepFreeze9({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -36146,24 +39222,22 @@ function deepFreeze9(value) {
 }
 
 // generated/routers/sprint.ts
-function createSprintRouter(handlers) {
-  const router = exactRouter();
-  router.get("/blockers", handlers.list(SPRINT_BLOCKERS));
-  router.get("/blockers/:id", handlers.detail(SPRINT_BLOCKERS));
-  router.get("/engagements", handlers.list(SPRINT_ENGAGEMENTS));
-  router.get("/engagements/:id", handlers.detail(SPRINT_ENGAGEMENTS));
-  router.get("/key-results", handlers.list(SPRINT_KEY_RESULTS));
-  router.get("/key-results/:id", handlers.detail(SPRINT_KEY_RESULTS));
-  router.get("/measure-readings", handlers.list(SPRINT_MEASURE_READINGS));
-  router.get("/measure-readings/:id", handlers.detail(SPRINT_MEASURE_READINGS));
-  router.get("/measures", handlers.list(SPRINT_MEASURES));
-  router.get("/measures/:id", handlers.detail(SPRINT_MEASURES));
-  router.get("/objectives", handlers.list(SPRINT_OBJECTIVES));
-  router.get("/objectives/:id", handlers.detail(SPRINT_OBJECTIVES));
-  router.get("/sprints", handlers.list(SPRINT_SPRINTS));
-  router.get("/sprints/:id", handlers.detail(SPRINT_SPRINTS));
-  return router;
-}
+var SPRINT_ROUTES = [
+  { path: "/blockers", kind: "list", resource: SPRINT_BLOCKERS },
+  { path: "/blockers/:id", kind: "detail", resource: SPRINT_BLOCKERS },
+  { path: "/engagements", kind: "list", resource: SPRINT_ENGAGEMENTS },
+  { path: "/engagements/:id", kind: "detail", resource: SPRINT_ENGAGEMENTS },
+  { path: "/key-results", kind: "list", resource: SPRINT_KEY_RESULTS },
+  { path: "/key-results/:id", kind: "detail", resource: SPRINT_KEY_RESULTS },
+  { path: "/measure-readings", kind: "list", resource: SPRINT_MEASURE_READINGS },
+  { path: "/measure-readings/:id", kind: "detail", resource: SPRINT_MEASURE_READINGS },
+  { path: "/measures", kind: "list", resource: SPRINT_MEASURES },
+  { path: "/measures/:id", kind: "detail", resource: SPRINT_MEASURES },
+  { path: "/objectives", kind: "list", resource: SPRINT_OBJECTIVES },
+  { path: "/objectives/:id", kind: "detail", resource: SPRINT_OBJECTIVES },
+  { path: "/sprints", kind: "list", resource: SPRINT_SPRINTS },
+  { path: "/sprints/:id", kind: "detail", resource: SPRINT_SPRINTS }
+];
 
 // generated/resources/stock.ts
 var STOCK_PICKINGS = deepFreeze10({
@@ -36225,7 +39299,7 @@ var STOCK_PICKINGS = deepFreeze10({
       name: "partner",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -36424,6 +39498,10 @@ var STOCK_PICKINGS = deepFreeze10({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -36479,12 +39557,10 @@ function deepFreeze10(value) {
 }
 
 // generated/routers/stock.ts
-function createStockRouter(handlers) {
-  const router = exactRouter();
-  router.get("/pickings", handlers.list(STOCK_PICKINGS));
-  router.get("/pickings/:id", handlers.detail(STOCK_PICKINGS));
-  return router;
-}
+var STOCK_ROUTES = [
+  { path: "/pickings", kind: "list", resource: STOCK_PICKINGS },
+  { path: "/pickings/:id", kind: "detail", resource: STOCK_PICKINGS }
+];
 
 // generated/resources/travel.ts
 var TRAVEL_PERDIEM_RATES = deepFreeze11({
@@ -36713,6 +39789,10 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -36845,7 +39925,7 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       name: "traveler",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -37122,7 +40202,7 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       name: "validator",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -37310,6 +40390,10 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -37531,6 +40615,10 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -37843,6 +40931,10 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -38023,6 +41115,10 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -38113,7 +41209,7 @@ var TRAVEL_TRIPS = deepFreeze11({
       name: "traveler",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -38492,6 +41588,10 @@ var TRAVEL_TRIPS = deepFreeze11({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -38557,36 +41657,34 @@ function deepFreeze11(value) {
 }
 
 // generated/routers/travel.ts
-function createTravelRouter(handlers) {
-  const router = exactRouter();
-  router.get("/perdiem-rates", handlers.list(TRAVEL_PERDIEM_RATES));
-  router.get("/perdiem-rates/:id", handlers.detail(TRAVEL_PERDIEM_RATES));
-  router.get("/perdiem-requests", handlers.list(TRAVEL_PERDIEM_REQUESTS));
-  router.get("/perdiem-requests/:id", handlers.detail(TRAVEL_PERDIEM_REQUESTS));
-  router.get("/trip-expenses", handlers.list(TRAVEL_TRIP_EXPENSES));
-  router.get("/trip-expenses/:id", handlers.detail(TRAVEL_TRIP_EXPENSES));
-  router.get("/trip-stages", handlers.list(TRAVEL_TRIP_STAGES));
-  router.get("/trip-stages/:id", handlers.detail(TRAVEL_TRIP_STAGES));
-  router.get("/trip-types", handlers.list(TRAVEL_TRIP_TYPES));
-  router.get("/trip-types/:id", handlers.detail(TRAVEL_TRIP_TYPES));
-  router.get("/trips", handlers.list(TRAVEL_TRIPS));
-  router.get("/trips/:id", handlers.detail(TRAVEL_TRIPS));
-  return router;
-}
+var TRAVEL_ROUTES = [
+  { path: "/perdiem-rates", kind: "list", resource: TRAVEL_PERDIEM_RATES },
+  { path: "/perdiem-rates/:id", kind: "detail", resource: TRAVEL_PERDIEM_RATES },
+  { path: "/perdiem-requests", kind: "list", resource: TRAVEL_PERDIEM_REQUESTS },
+  { path: "/perdiem-requests/:id", kind: "detail", resource: TRAVEL_PERDIEM_REQUESTS },
+  { path: "/trip-expenses", kind: "list", resource: TRAVEL_TRIP_EXPENSES },
+  { path: "/trip-expenses/:id", kind: "detail", resource: TRAVEL_TRIP_EXPENSES },
+  { path: "/trip-stages", kind: "list", resource: TRAVEL_TRIP_STAGES },
+  { path: "/trip-stages/:id", kind: "detail", resource: TRAVEL_TRIP_STAGES },
+  { path: "/trip-types", kind: "list", resource: TRAVEL_TRIP_TYPES },
+  { path: "/trip-types/:id", kind: "detail", resource: TRAVEL_TRIP_TYPES },
+  { path: "/trips", kind: "list", resource: TRAVEL_TRIPS },
+  { path: "/trips/:id", kind: "detail", resource: TRAVEL_TRIPS }
+];
 
 // generated/routers/index.ts
-var DOMAIN_ROUTERS = [
-  { mount: "/analytic", create: createAnalyticRouter },
-  { mount: "/approvals", create: createApprovalsRouter },
-  { mount: "/electricity", create: createElectricityRouter },
-  { mount: "/events", create: createEventsRouter },
-  { mount: "/fleet", create: createFleetRouter },
-  { mount: "/it", create: createItRouter },
-  { mount: "/purchase", create: createPurchaseRouter },
-  { mount: "/space", create: createSpaceRouter },
-  { mount: "/sprint", create: createSprintRouter },
-  { mount: "/stock", create: createStockRouter },
-  { mount: "/travel", create: createTravelRouter }
+var DOMAIN_ROUTES = [
+  { mount: "/analytic", routes: ANALYTIC_ROUTES },
+  { mount: "/approvals", routes: APPROVALS_ROUTES },
+  { mount: "/electricity", routes: ELECTRICITY_ROUTES },
+  { mount: "/events", routes: EVENTS_ROUTES },
+  { mount: "/fleet", routes: FLEET_ROUTES },
+  { mount: "/it", routes: IT_ROUTES },
+  { mount: "/purchase", routes: PURCHASE_ROUTES },
+  { mount: "/space", routes: SPACE_ROUTES },
+  { mount: "/sprint", routes: SPRINT_ROUTES },
+  { mount: "/stock", routes: STOCK_ROUTES },
+  { mount: "/travel", routes: TRAVEL_ROUTES }
 ];
 var RESOURCES = [
   ...ANALYTIC_RESOURCES,
@@ -38602,7 +41700,7 @@ var RESOURCES = [
   ...TRAVEL_RESOURCES
 ];
 
-// runtime/auth.ts
+// runtime/admission/auth.ts
 var import_node_crypto = require("node:crypto");
 init_erp_error();
 init_errors();
@@ -38641,7 +41739,7 @@ var TtlCache = class {
   }
 };
 
-// runtime/auth.ts
+// runtime/admission/auth.ts
 var BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
 var MAX_KEY_LENGTH = 512;
 var REFUSED_MAX_ENTRIES = 1e3;
@@ -38705,12 +41803,23 @@ var Authenticator = class {
   /** Throws 403 unless the principal's account may read `model`. */
   async assertCanRead(principal, model, stats) {
     const verdict = this.verdicts.get(principal.keyHash);
-    let readable = verdict?.readable.get(model);
-    if (readable === void 0) {
-      readable = await this.probeRead(principal, model, stats);
-      verdict?.readable.set(model, readable);
-    }
-    if (!readable) throw forbidden(`The API account has no read right on the data of this resource (${model}).`);
+    if (verdict?.readable.has(model)) return;
+    if (!await this.probeRead(principal, model, stats)) throw forbidden(`The API account has no read right on the data of this resource (${model}).`);
+    verdict?.readable.set(model, {});
+  }
+  /**
+   * Forgets the account's read right on `model`, and what was learned under it: the ERP refused a
+   * read the cached right allowed (the right was taken away). The next request asks again.
+   */
+  forgetRight(principal, model) {
+    this.verdicts.get(principal.keyHash)?.readable.delete(model);
+  }
+  unreadableOn(principal, model) {
+    return this.verdicts.get(principal.keyHash)?.readable.get(model)?.unreadable;
+  }
+  rememberUnreadable(principal, model, fields) {
+    const right = this.verdicts.get(principal.keyHash)?.readable.get(model);
+    if (right) right.unreadable = fields;
   }
   /** Forgets a key the ERP no longer accepts. */
   evict(principal) {
@@ -38954,7 +42063,7 @@ function escapeLike(text3) {
 }
 function compileDomain(resource, terms, sinceId) {
   const domain = resource.scope.map((term) => [term.erp, term.op, term.value]);
-  for (const { filter, value } of terms) domain.push([filter.erp, filter.op, value]);
+  for (const { filter, value, op } of terms) domain.push([filter.erp, op ?? filter.op, value]);
   if (sinceId !== void 0) domain.push(["id", ">", sinceId]);
   return domain;
 }
@@ -39007,7 +42116,7 @@ function detailRequest(resource, id, query) {
 init_errors();
 
 // runtime/query/dates.ts
-var PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?([Zz]|([+-])(\d{2}):?(\d{2})?)?)?$/;
+var PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?([Zz]|([+-])(\d{2}):?(\d{2})?)?)?$/;
 function parseDateValue(text3) {
   const m = PARTS.exec(text3);
   if (!m) return void 0;
@@ -39015,22 +42124,30 @@ function parseDateValue(text3) {
   const [hour, minute, second] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return void 0;
   const local = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  local.setUTCFullYear(year);
   if (local.getUTCDate() !== day || local.getUTCMonth() !== month - 1) return void 0;
   let offsetMinutes = 0;
-  if (m[8]) {
-    const hours = Number(m[9]);
-    const minutes = Number(m[10] ?? 0);
+  if (m[9]) {
+    const hours = Number(m[10]);
+    const minutes = Number(m[11] ?? 0);
     if (hours > 23 || minutes > 59) return void 0;
-    offsetMinutes = (m[8] === "-" ? -1 : 1) * (hours * 60 + minutes);
+    offsetMinutes = (m[9] === "-" ? -1 : 1) * (hours * 60 + minutes);
   }
-  return { utc: new Date(local.getTime() - offsetMinutes * 6e4), dateOnly: m[4] === void 0 };
+  return { utc: new Date(local.getTime() - offsetMinutes * 6e4), dateOnly: m[4] === void 0, fraction: /[1-9]/.test(m[7] ?? "") };
 }
-var pad = (n) => String(n).padStart(2, "0");
-var datePart = (d) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+var pad = (n, width = 2) => String(n).padStart(width, "0");
+var datePart = (d) => `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 var timePart = (d) => `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-function erpDatetimeBound(value, op) {
-  if (value.dateOnly) return `${datePart(value.utc)} ${op === ">=" ? "00:00:00" : "23:59:59"}`;
-  return `${datePart(value.utc)} ${timePart(value.utc)}`;
+var ERP_MIN = "0001-01-01 00:00:00";
+var ERP_MAX_YEAR = 9999;
+function erpDatetimeCondition(value, bound) {
+  const second = value.utc.getTime();
+  const step = value.dateOnly ? 864e5 : 1e3;
+  const edge = new Date(bound === ">=" ? value.fraction ? second + 1e3 : second : second + step);
+  if (edge.getUTCFullYear() > ERP_MAX_YEAR) {
+    return bound === "<=" ? { op: ">=", value: ERP_MIN } : { op: "<", value: ERP_MIN };
+  }
+  return { op: bound === ">=" ? ">=" : "<", value: `${datePart(edge)} ${timePart(edge)}` };
 }
 function erpDate(value) {
   return datePart(value.utc);
@@ -39039,7 +42156,7 @@ function erpDate(value) {
 // runtime/query/changed-since.ts
 var TOKEN = /^v1\.([A-Za-z0-9_-]{1,64})$/;
 var TOKEN_BODY = /^([0-9]{1,12}):([0-9]{1,10})$/;
-var INT32_MAX2 = 2147483647;
+var INT32_MAX = 2147483647;
 function changeToken(cursor) {
   return `v1.${Buffer.from(`${cursor.second}:${cursor.afterId}`, "utf8").toString("base64url")}`;
 }
@@ -39047,7 +42164,7 @@ function parseChangedSince(text3) {
   const token = TOKEN.exec(text3);
   if (token) {
     const body = TOKEN_BODY.exec(Buffer.from(token[1], "base64url").toString("utf8"));
-    if (body && Number(body[2]) <= INT32_MAX2) return { second: Number(body[1]), afterId: Number(body[2]) };
+    if (body && Number(body[2]) <= INT32_MAX) return { second: Number(body[1]), afterId: Number(body[2]) };
     throw invalidValue("changed_since: this token was not given by the gateway (pass back meta.next_changed_since unchanged).");
   }
   const date = parseDateValue(text3);
@@ -39065,6 +42182,8 @@ function secondOf(value) {
 
 // runtime/changes/change-feed.ts
 init_erp_error();
+init_errors();
+var FUTURE_TOLERANCE_S = 60;
 var ChangeFeed = class {
   constructor(reader, settleMs, now = Date.now) {
     this.reader = reader;
@@ -39074,6 +42193,13 @@ var ChangeFeed = class {
   reader;
   settleMs;
   now;
+  /** 422 for a position in the future (beyond FUTURE_TOLERANCE_S): never served, never echoed back. */
+  assertNotAhead(cursor) {
+    if (cursor.second <= Math.floor(this.now() / 1e3) + FUTURE_TOLERANCE_S) return;
+    throw invalidValue(
+      `changed_since is in the future (more than ${FUTURE_TOLERANCE_S} s ahead of the gateway's clock): pass back meta.next_changed_since unchanged, or start from a date-time not later than now.`
+    );
+  }
   /** The first second not served yet: seconds before it are complete (see the module comment). */
   horizon() {
     return Math.floor((this.now() - this.settleMs) / 1e3);
@@ -39081,14 +42207,14 @@ var ChangeFeed = class {
   /** Up to `limit` changes after `from`, before `horizon` (a second). */
   async page(principal, resource, query, from, limit, horizon, stats) {
     const { ids, next, more } = await this.scan(principal, resource, from, limit, horizon, stats);
-    if (ids.length === 0) return { entries: [], next, more };
-    const records = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
+    if (ids.length === 0) return { entries: [], unreadable: [], next, more };
+    const { records, unreadable } = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
     const byId = new Map(records.map((record) => [record["id"], record]));
     const entries = ids.map((id) => {
       const record = byId.get(id);
       return record ? { id, record } : { id };
     });
-    return { entries, next, more };
+    return { entries, unreadable, next, more };
   }
   /**
    * The ids of the next `limit` changes, in `(second, id)` order. Within the cursor's second, by id
@@ -39136,7 +42262,13 @@ async function changePage(feed, principal, resource, query, stats) {
     if (entry.record) data.push(entry.record);
     else removed.push(entry.id);
   }
-  return { data, meta: { next_changed_since: changeToken(page.next), more_changes: page.more, removed_ids: removed } };
+  const meta = {
+    next_changed_since: changeToken(page.next),
+    more_changes: page.more,
+    removed_ids: removed,
+    ...page.unreadable.length ? { unreadable_fields: [...page.unreadable] } : {}
+  };
+  return { body: { data, meta }, unreadable: page.unreadable };
 }
 
 // runtime/drift/drift-gaps.ts
@@ -39458,12 +42590,12 @@ async function collectErpSchema(resources, describe) {
 function hopModels(schema, model, path) {
   const hops = path.split(".");
   const models = [];
-  let current = model;
+  let current2 = model;
   for (const hop of hops.slice(0, -1)) {
-    const relation = current === void 0 ? void 0 : schema.get(current)?.[hop]?.relation;
+    const relation = current2 === void 0 ? void 0 : schema.get(current2)?.[hop]?.relation;
     if (!relation) break;
     models.push(relation);
-    current = relation;
+    current2 = relation;
   }
   return models;
 }
@@ -39610,15 +42742,335 @@ var DriftMonitor = class {
 
 // runtime/export/exporter.ts
 init_errors();
+
+// runtime/resource-reader.ts
+init_erp_error();
+init_errors();
+
+// runtime/records.ts
+function relationKey(field) {
+  const source = field.source;
+  switch (source.kind) {
+    case "related":
+      return `${source.erp}>${source.comodel}.${source.comodelField}`;
+    case "x2many":
+      return source.take === "ids" ? void 0 : `${source.comodel}.display_name`;
+    case "distribution_accounts":
+      return `${source.comodel}.display_name`;
+    default:
+      return void 0;
+  }
+}
+function compileMapper(resource, fields, options) {
+  const mappers = fields.map((field) => [
+    field.name,
+    options.unreadable?.has(field.name) ? () => null : fieldMapper(resource, field, options)
+  ]);
+  return (row, related) => {
+    const record = {};
+    for (const [name, map] of mappers) record[name] = map(row, related);
+    return record;
+  };
+}
+function fieldMapper(resource, field, options) {
+  const source = field.source;
+  switch (source.kind) {
+    case "id":
+      return (row) => row["id"];
+    case "url":
+      return (row) => options.urlFor(resource.model, row["id"]);
+    case "field": {
+      const erp = source.erp;
+      return (row) => scalar(field, row[erp]);
+    }
+    case "many2one": {
+      const erp = source.erp;
+      const index = source.take === "id" ? 0 : 1;
+      return (row) => {
+        const value = row[erp];
+        return Array.isArray(value) ? value[index] || null : typeof value === "number" && index === 0 ? value : null;
+      };
+    }
+    case "related": {
+      const erp = source.erp;
+      const key = relationKey(field);
+      return (row, related) => {
+        const target = row[erp];
+        const id = Array.isArray(target) ? target[0] : typeof target === "number" ? target : void 0;
+        if (id === void 0) return null;
+        const value = related.get(key)?.get(id);
+        if (Array.isArray(value)) return field.type === "integer" ? value[0] ?? null : value[1] || null;
+        return value === void 0 ? null : scalar(field, value);
+      };
+    }
+    case "x2many": {
+      const erp = source.erp;
+      if (source.take === "ids") return (row) => Array.isArray(row[erp]) ? [...row[erp]] : [];
+      const key = relationKey(field);
+      const names = (row, related) => {
+        const ids = Array.isArray(row[erp]) ? row[erp] : [];
+        const known = related.get(key);
+        return ids.map((id) => known?.get(id)).filter((name) => typeof name === "string");
+      };
+      return source.take === "first" ? (row, related) => names(row, related)[0] ?? null : names;
+    }
+    case "distribution": {
+      const erp = source.erp;
+      return (row) => serialiseDistribution(row[erp]);
+    }
+    case "distribution_accounts": {
+      const erp = source.erp;
+      const key = relationKey(field);
+      return (row, related) => {
+        const known = related.get(key);
+        const names = distributionAccountIds(row[erp]).map((id) => known?.get(id));
+        return [...new Set(names.filter((name) => typeof name === "string"))];
+      };
+    }
+  }
+}
+function scalar(field, value) {
+  if (field.type === "boolean") return value === true;
+  if (value === false || value === null || value === void 0) return null;
+  if (field.type === "string") {
+    if (typeof value !== "string") return Array.isArray(value) ? value[1] ?? null : String(value);
+    if (field.format === "date-time") return isoDateTime(value);
+    if (field.format === "date") return value.slice(0, 10);
+    return value;
+  }
+  if (field.type === "integer" && Array.isArray(value)) return value[0] ?? null;
+  return value;
+}
+function isoDateTime(value) {
+  if (value.length === 10) return `${value}T00:00:00Z`;
+  return `${value.slice(0, 10)}T${value.slice(11, 19)}Z`;
+}
+function distributionAccountIds(value) {
+  if (!value || typeof value !== "object") return [];
+  const ids = [];
+  for (const key of Object.keys(value)) for (const part of key.split(",")) if (/^\d+$/.test(part.trim())) ids.push(Number(part));
+  return ids;
+}
+function serialiseDistribution(value) {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
+  const entries = Object.entries(value);
+  if (entries.length === 0) return null;
+  const body = entries.map(([key, share]) => `${JSON.stringify(key)}:${typeof share === "number" && Number.isInteger(share) ? `${share}.0` : JSON.stringify(share)}`);
+  return `{${body.join(",")}}`;
+}
+
+// runtime/resource-reader.ts
+var UNREADABLE_FIELDS_HEADER = "X-Unreadable-Fields";
+function unreadableFieldsHeader(fields) {
+  return fields.length ? { [UNREADABLE_FIELDS_HEADER]: fields.join(", ") } : {};
+}
+var WARNED_MAX_ENTRIES = 1e4;
+var ResourceReader = class {
+  constructor(erp, log, urlFor, memory, rememberMs, gapsOf = () => NO_GAPS) {
+    this.erp = erp;
+    this.log = log;
+    this.urlFor = urlFor;
+    this.memory = memory;
+    this.rememberMs = rememberMs;
+    this.gapsOf = gapsOf;
+    this.warned = new TtlCache(WARNED_MAX_ENTRIES);
+  }
+  erp;
+  log;
+  urlFor;
+  memory;
+  rememberMs;
+  gapsOf;
+  /** `uid|model|fields` already warned about, for `rememberMs`: one log line per account, model and field set. */
+  warned;
+  async list(principal, resource, query, stats) {
+    const requests = listRequests(resource, query);
+    const cursor = query.sinceId !== void 0;
+    const pageP = this.readPage(principal, resource, query.fields, requests.page, stats);
+    const countP = requests.countDomain ? this.call(principal, resource.model, "search_count", null, { domain: requests.countDomain }, stats) : void 0;
+    const [page, total] = await Promise.all([pageP, countP]);
+    let rows = page.rows;
+    const meta = {};
+    if (total !== void 0) meta.total = expectCount(total);
+    const more = rows.length > query.limit;
+    if (more) rows = rows.slice(0, query.limit);
+    if (cursor) meta.next_since_id = more ? rows[rows.length - 1]?.["id"] : null;
+    const { records, unreadable } = await this.toRecords(principal, resource, query.fields, rows, page.unreadable, stats);
+    if (unreadable.length) meta.unreadable_fields = [...unreadable];
+    return { data: records, meta };
+  }
+  /**
+   * The records of one ERP page, mapped: the building block of exports and of the change feed,
+   * which read page after page with requests of their own.
+   */
+  async records(principal, resource, fields, request2, stats) {
+    const page = await this.readPage(principal, resource, fields, request2, stats);
+    return this.toRecords(principal, resource, fields, page.rows, page.unreadable, stats);
+  }
+  /** Ids (and the other ERP fields named) of the records of `domain`, unmapped: the change feed's scan. */
+  async scan(principal, resource, request2, stats) {
+    const { fields, ...options } = request2;
+    return expectRows(await this.call(principal, resource.model, "search_read", null, { ...options, fields }, stats));
+  }
+  async count(principal, resource, domain, stats) {
+    return expectCount(await this.call(principal, resource.model, "search_count", null, { domain }, stats));
+  }
+  /** One record (404 when the account cannot see it), and the fields answered `null` in it for want of a right. */
+  async detail(principal, resource, id, query, stats) {
+    const page = await this.readPage(principal, resource, query.fields, detailRequest(resource, id, query), stats);
+    if (page.rows.length === 0) throw notFound(`No ${resource.path} record with id ${id}.`);
+    const { records, unreadable } = await this.toRecords(principal, resource, query.fields, page.rows, page.unreadable, stats);
+    return { record: records[0], unreadable };
+  }
+  call(principal, model, method, ids, kwargs, stats) {
+    return this.erp.call(principal, { model, method, ids, kwargs: { ...kwargs, context: ERP_CONTEXT } }, stats);
+  }
+  /** `search_read` of the page, leaving out (and reporting) the fields the account cannot read. */
+  async readPage(principal, resource, fields, request2, stats) {
+    const { fields: wanted, ...options } = request2;
+    let blocked = this.memory.unreadableOn(principal, resource.model) ?? /* @__PURE__ */ new Map();
+    const read = (erpFields) => this.call(principal, resource.model, "search_read", null, { ...options, fields: erpFields }, stats).then(expectRows);
+    const missing = this.gapsOf(resource).erpFields;
+    const readable = (f) => !blocked.has(f) && !missing.has(f);
+    let rows;
+    try {
+      rows = await read(wanted.filter(readable));
+    } catch (error) {
+      if (!isRelationRefusal(error, resource)) throw error;
+      const found = await this.findUnreadable(
+        resource,
+        wanted.filter((f) => f !== "id" && readable(f)),
+        read
+      );
+      if (found.size === 0) throw error;
+      blocked = new Map([...blocked, ...found]);
+      this.memory.rememberUnreadable(principal, resource.model, blocked);
+      rows = await read(wanted.filter(readable));
+    }
+    const unreadable = /* @__PURE__ */ new Map();
+    for (const field of fields) {
+      const erp = erpFieldOf(field);
+      const model = erp === void 0 ? void 0 : blocked.get(erp);
+      if (model !== void 0) unreadable.set(field.name, model);
+    }
+    return { rows, unreadable };
+  }
+  /**
+   * The fields whose reading raises an AccessError naming another model, by halving: each with that
+   * model. A refusal of the resource's own model on the way (the right was taken away meanwhile) ends
+   * the search: it is passed on, and nothing is learned.
+   */
+  async findUnreadable(resource, fields, read) {
+    const found = /* @__PURE__ */ new Map();
+    const probe = async (group) => {
+      try {
+        await read(["id", ...group]);
+      } catch (error) {
+        if (!isRelationRefusal(error, resource)) throw error;
+        if (group.length === 1) {
+          found.set(group[0], error.model);
+          return;
+        }
+        const half = Math.ceil(group.length / 2);
+        await Promise.all([probe(group.slice(0, half)), probe(group.slice(half))]);
+      }
+    };
+    if (fields.length > 0) await probe(fields);
+    return found;
+  }
+  async toRecords(principal, resource, fields, rows, unreadable, stats) {
+    if (rows.length === 0) return { records: [], unreadable: [] };
+    const dropped = this.gapsOf(resource).apiFields;
+    const related = await this.readRelations(principal, fields, rows, unreadable, dropped, stats);
+    if (unreadable.size > 0) this.warnOnce(principal, resource, unreadable);
+    const map = this.mapperFor(resource, fields, /* @__PURE__ */ new Set([...unreadable.keys(), ...dropped]));
+    return { records: rows.map((row) => map(row, related)), unreadable: fields.filter((f) => unreadable.has(f.name)).map((f) => f.name) };
+  }
+  /** The unreadable-relation warning, once per account, model and field set while `rememberMs` lasts. */
+  warnOnce(principal, resource, unreadable) {
+    const fields = [...unreadable].map(([field, model]) => ({ field, model }));
+    const key = `${principal.uid}|${resource.model}|${fields.map(({ field, model }) => `${field}:${model}`).sort().join(",")}`;
+    if (this.warned.get(key)) return;
+    if (this.rememberMs > 0) this.warned.set(key, true, this.rememberMs);
+    this.log.warn({ resource: resource.path, erp_uid: principal.uid, fields }, "unreadable relation: fields answered as null (the API account has no read right on their model)");
+  }
+  /** Mappers are compiled once per field list (the full list is one shared array) and unreadable set. */
+  mappers = /* @__PURE__ */ new WeakMap();
+  mapperFor(resource, fields, nulls) {
+    let byUnreadable = this.mappers.get(fields);
+    if (!byUnreadable) {
+      byUnreadable = /* @__PURE__ */ new Map();
+      this.mappers.set(fields, byUnreadable);
+    }
+    const key = [...nulls].join(",");
+    let map = byUnreadable.get(key);
+    if (!map) {
+      map = compileMapper(resource, fields, { urlFor: this.urlFor, unreadable: nulls });
+      byUnreadable.set(key, map);
+    }
+    return map;
+  }
+  /** One `read` per comodel relation, for related values and display names. */
+  async readRelations(principal, fields, rows, unreadable, dropped, stats) {
+    const groups = /* @__PURE__ */ new Map();
+    for (const field of fields) {
+      const key = relationKey(field);
+      if (key === void 0 || unreadable.has(field.name) || dropped.has(field.name)) continue;
+      const source = field.source;
+      const comodelField = source.kind === "related" ? source.comodelField : "display_name";
+      const group = groups.get(key) ?? { comodel: source.comodel, field: comodelField, ids: /* @__PURE__ */ new Set(), users: [] };
+      group.users.push(field);
+      for (const row of rows) for (const id of relatedIds(field, row)) group.ids.add(id);
+      groups.set(key, group);
+    }
+    const related = /* @__PURE__ */ new Map();
+    await Promise.all(
+      [...groups].map(async ([key, group]) => {
+        if (group.ids.size === 0) return;
+        try {
+          const values = expectRows(await this.call(principal, group.comodel, "read", [...group.ids], { fields: [group.field] }, stats));
+          related.set(key, new Map(values.map((value) => [value["id"], value[group.field]])));
+        } catch (error) {
+          if (!(error instanceof ErpFault && error.kind === "access_error")) throw error;
+          for (const field of group.users) unreadable.set(field.name, error.model ?? group.comodel);
+        }
+      })
+    );
+    return related;
+  }
+};
+function expectRows(value) {
+  if (Array.isArray(value) && value.every((row) => row !== null && typeof row === "object" && typeof row["id"] === "number")) return value;
+  throw new ErpUnavailable("the ERP answered a read with something that is not a list of records");
+}
+function expectCount(value) {
+  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
+  throw new ErpUnavailable("the ERP answered a count with something that is not a count");
+}
+function isRelationRefusal(error, resource) {
+  if (!(error instanceof ErpFault && error.kind === "access_error")) return false;
+  const model = error.model;
+  return model !== void 0 && model !== resource.model;
+}
+function relatedIds(field, row) {
+  const source = field.source;
+  if (source.kind === "distribution_accounts") return distributionAccountIds(row[source.erp]);
+  if (source.kind !== "related" && source.kind !== "x2many") return [];
+  const value = row[source.erp];
+  if (Array.isArray(value)) return source.kind === "related" ? typeof value[0] === "number" ? [value[0]] : [] : value;
+  return typeof value === "number" ? [value] : [];
+}
+
+// runtime/export/exporter.ts
 init_request_context();
 
 // runtime/export/export-encoders.ts
 var import_sync = require("csv-stringify/sync");
 var REMOVED = "_removed";
-function encoderFor(format, fields, changeFeed) {
-  return format === "csv" ? csvEncoder(fields, changeFeed) : ndjsonEncoder(changeFeed);
+function encoderFor(format, fields, changeFeed, formulas) {
+  return format === "csv" ? csvEncoder(fields, changeFeed, formulas) : ndjsonEncoder(changeFeed);
 }
-function csvEncoder(fields, changeFeed) {
+function csvEncoder(fields, changeFeed, formulas) {
   const columns = fields.map((field) => field.name);
   if (changeFeed) columns.push(REMOVED);
   const options = {
@@ -39629,6 +43081,7 @@ function csvEncoder(fields, changeFeed) {
     quote_record_delimiter: true,
     // Only an empty text is quoted (`""`); a null stays an empty field (`quoted_empty` would quote both).
     quoted_match: /^$/,
+    escape_formulas: formulas === "escaped",
     cast: {
       boolean: (value) => value ? "true" : "false",
       // Arrays (the only objects a record holds) as JSON text, which any loader can parse back.
@@ -39680,15 +43133,16 @@ var Exporter = class {
   log;
   async stream(principal, resource, query, format, req, res, stats) {
     const { next, headers } = query.changes ? await this.changePages(principal, resource, query, stats) : { next: await this.recordPages(principal, resource, query, stats), headers: {} };
-    const encoder = encoderFor(format, query.fields, query.changes !== void 0);
+    const encoder = encoderFor(format, query.fields, query.changes !== void 0, query.csvFormulas);
     let closed = false;
     res.once("close", () => {
       closed = true;
     });
-    let page = req.method === "HEAD" ? { entries: [], done: true } : await next();
+    let page = req.method === "HEAD" ? { entries: [], unreadable: [], done: true } : await next();
     if (res.headersSent || deadlineExpired(res)) return;
     this.sendHeaders(res, resource, encoder);
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    for (const [name, value] of Object.entries({ ...headers, ...unreadableFieldsHeader(page.unreadable) })) res.setHeader(name, value);
+    const announced = new Set(page.unreadable);
     let lease = stats.lease;
     try {
       await write(res, encoder.head());
@@ -39706,6 +43160,8 @@ var Exporter = class {
         lease = aheadLease;
         if (!ahead || closed) break;
         page = await ahead;
+        const unannounced = page.unreadable.filter((field) => !announced.has(field));
+        if (unannounced.length) throw new Error(`fields became unreadable during the export (${unannounced.join(", ")}): the header did not announce them`);
       }
     } catch (error) {
       this.log.warn({ resource: resource.path, error: error instanceof Error ? error.message : String(error) }, "export cut short: the connection is closed before its end");
@@ -39730,11 +43186,15 @@ var Exporter = class {
     let afterId = query.sinceId ?? 0;
     let sent = 0;
     return async () => {
-      const records = await this.reader.records(principal, resource, query.fields, exportPageRequest(resource, query, afterId, pageSize), stats);
+      const { records, unreadable } = await this.reader.records(principal, resource, query.fields, exportPageRequest(resource, query, afterId, pageSize), stats);
       const kept = records.slice(0, this.settings.maxRows - sent);
       sent += kept.length;
       afterId = records[records.length - 1]?.["id"] ?? afterId;
-      return { entries: kept.map((record) => ({ id: record["id"], record })), done: records.length < pageSize || sent >= this.settings.maxRows };
+      return {
+        entries: kept.map((record) => ({ id: record["id"], record })),
+        unreadable,
+        done: records.length < pageSize || sent >= this.settings.maxRows
+      };
     };
   }
   /**
@@ -39756,7 +43216,7 @@ var Exporter = class {
     const next = async () => {
       const page = await this.changes.page(principal, resource, query, cursor, this.settings.pageSize, horizon, stats);
       cursor = page.next;
-      return { entries: page.entries, done: !page.more };
+      return { entries: page.entries, unreadable: page.unreadable, done: !page.more };
     };
     return { next, headers: { "X-Next-Changed-Since": changeToken(end) } };
   }
@@ -39784,7 +43244,7 @@ init_erp_client();
 init_erp_error();
 init_memory_budget();
 
-// runtime/http/auth-failure-limit.ts
+// runtime/admission/auth-failure-limit.ts
 init_errors();
 
 // runtime/shared-state/window-limiter.ts
@@ -39794,7 +43254,8 @@ var WindowLimiter = class {
     this.limit = limit;
     this.shared = shared;
     const options = { points: limit.points, duration: limit.windowSeconds };
-    this.memory = new import_rate_limiter_flexible.RateLimiterMemory({ ...options, keyPrefix: limit.name });
+    this.local = new import_rate_limiter_flexible.RateLimiterMemory({ ...options, keyPrefix: limit.name });
+    this.unsynced = new import_rate_limiter_flexible.RateLimiterMemory({ ...options, keyPrefix: `${limit.name}:unsynced` });
     this.redis = shared && new import_rate_limiter_flexible.RateLimiterRedis({
       ...options,
       storeClient: shared.client,
@@ -39805,37 +43266,74 @@ var WindowLimiter = class {
   }
   limit;
   shared;
-  memory;
+  /** This process's count of each key: the count without Redis, and what it goes on from while Redis is away. */
+  local;
+  /** Points this process let through (or gave back) while Redis was away, not yet added to Redis's count. */
+  unsynced;
   redis;
   /** Spends `points` of `key`'s window; refused, spending nothing, when they do not fit. */
   consume(key, points) {
-    return this.run(async (limiter) => {
-      const state = await limiter.consume(key, points).then(stateOf(true), refusedOrThrow);
-      if (!state.allowed) await limiter.reward(key, points);
-      return state;
-    });
+    const { shared, redis: redis2 } = this;
+    if (!shared || !redis2) return this.consumeLocally(key, points);
+    return shared.attempt(
+      () => this.consumeShared(redis2, key, points),
+      async () => {
+        const state = await this.consumeLocally(key, points);
+        if (state.allowed) await this.unsynced.penalty(key, points);
+        return state;
+      }
+    );
   }
   /** Gives back `points` (negative: takes more) of `key`'s window, e.g. when a request turned out cheaper. */
   async adjust(key, points) {
     if (points === 0) return;
-    await this.run((limiter) => (points > 0 ? limiter.reward(key, points) : limiter.penalty(key, -points)).then(stateOf(true), refusedOrThrow));
-  }
-  run(operation) {
+    const change = (limiter) => points > 0 ? limiter.reward(key, points) : limiter.penalty(key, -points);
     const { shared, redis: redis2 } = this;
-    if (!shared || !redis2) return operation(this.memory);
-    return shared.attempt(
-      () => operation(redis2),
-      () => operation(this.memory)
+    if (!shared || !redis2) {
+      await change(this.local);
+      return;
+    }
+    await shared.attempt(
+      async () => this.remember(key, await change(redis2)),
+      async () => {
+        await change(this.local);
+        await change(this.unsynced);
+      }
     );
   }
+  async consumeLocally(key, points) {
+    const res = await this.local.consume(key, points).catch(verdictOrThrow);
+    if (res.consumedPoints <= this.limit.points) return stateOf(true, res);
+    return stateOf(false, await this.local.reward(key, points));
+  }
+  async consumeShared(redis2, key, points) {
+    const counted = current(await this.local.get(key));
+    const pending = current(await this.unsynced.get(key));
+    let res = await redis2.consume(key, points + pending).catch(verdictOrThrow);
+    await this.unsynced.delete(key);
+    if (res.consumedPoints < counted + points) res = await redis2.penalty(key, counted + points - res.consumedPoints);
+    const allowed = res.consumedPoints <= this.limit.points;
+    if (!allowed) res = await redis2.reward(key, points);
+    this.remember(key, res);
+    return stateOf(allowed, res);
+  }
+  /** Keeps Redis's answer for `key` as this process's count, until the same window end. */
+  remember(key, res) {
+    if (res.msBeforeNext > 0) void this.local.set(key, res.consumedPoints, Math.ceil(res.msBeforeNext / 1e3));
+  }
 };
-var stateOf = (allowed) => (res) => ({ allowed, remaining: Math.max(0, res.remainingPoints), resetMs: Math.max(0, res.msBeforeNext) });
-function refusedOrThrow(reason) {
-  if (reason instanceof import_rate_limiter_flexible.RateLimiterRes) return stateOf(false)(reason);
+var current = (res) => res && res.msBeforeNext > 0 ? res.consumedPoints : 0;
+var stateOf = (allowed, res) => ({
+  allowed,
+  remaining: allowed ? Math.max(0, res.remainingPoints) : 0,
+  resetMs: Math.max(0, res.msBeforeNext)
+});
+function verdictOrThrow(reason) {
+  if (reason instanceof import_rate_limiter_flexible.RateLimiterRes) return reason;
   throw reason;
 }
 
-// runtime/http/auth-failure-limit.ts
+// runtime/admission/auth-failure-limit.ts
 var ALL_ADDRESSES = "all";
 var AuthFailureLimit = class {
   /** Failures plus checks still waiting for the ERP, per address. */
@@ -39890,7 +43388,7 @@ function cors(origins2, mcpPath) {
     res.setHeader("Vary", "Origin");
     res.setHeader(
       "Access-Control-Expose-Headers",
-      "Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id"
+      "Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id, X-Unreadable-Fields"
     );
     if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
       const allows = req.path === mcpPath ? PREFLIGHT.mcp : PREFLIGHT.data;
@@ -39904,7 +43402,119 @@ function cors(origins2, mcpPath) {
   };
 }
 
-// runtime/http/key-rate-limit.ts
+// runtime/http/exact-routing.ts
+var import_express = require("express");
+init_errors();
+
+// runtime/http/error-handler.ts
+var import_node_util = require("node:util");
+init_errors();
+init_erp_error();
+
+// runtime/http/erp-errors.ts
+init_erp_error();
+init_errors();
+function gatewayErrorOf(error) {
+  if (error instanceof GatewayError) return error;
+  if (error instanceof ErpBusy) return new GatewayError("unavailable", "The ERP is busy: too many requests in flight. Retry shortly.", { headers: { "Retry-After": "1" } });
+  if (error instanceof ErpTimeout) return new GatewayError("gateway_timeout", "The ERP did not answer in time.", { cause: error });
+  if (error instanceof ErpTransportMissing)
+    return new GatewayError("unavailable", "The gateway's ERP settings do not fit this ERP; its log says which one to change.", { cause: error });
+  if (error instanceof ErpUnavailable) return new GatewayError("bad_gateway", "The ERP is unreachable or gave an answer that could not be understood.", { cause: error });
+  if (error instanceof ErpFault) {
+    if (error.kind === "access_denied") return unauthorized("The API key is invalid or expired.");
+    if (error.kind === "access_error") return forbidden("The API account is not allowed to read this data.");
+    return new GatewayError("bad_gateway", "The ERP refused the request; the gateway logged the reason.", { cause: error });
+  }
+  return void 0;
+}
+
+// runtime/http/mask-secrets.ts
+var SECRET_LIKE = /[A-Za-z0-9_-]{32,}|[^\s/@'"<>()[\]{},;:]+@[^\s/@'"<>()[\]{},;:]+/g;
+function maskSecrets(text3) {
+  return text3.replace(SECRET_LIKE, "[redacted]");
+}
+
+// runtime/http/error-handler.ts
+init_request_context();
+
+// runtime/request/route-template.ts
+var NO_ROUTE = "(no route)";
+function routeOf(req) {
+  const recorded = req.res?.locals["route"];
+  if (recorded) return recorded;
+  const path = req.route?.path;
+  if (typeof path !== "string") return NO_ROUTE;
+  return templateOf(req.baseUrl, path);
+}
+function recordRoute(req) {
+  const path = req.route?.path;
+  if (req.res && typeof path === "string") req.res.locals["route"] = templateOf(req.baseUrl, path);
+}
+function templateOf(base, path) {
+  const joined = `${base.toLowerCase()}${path === "/" ? "" : path}` || "/";
+  return joined.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+}
+
+// runtime/http/error-handler.ts
+function sendError(res, error) {
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  res.status(error.status).json({ error: { code: error.code, message: error.message } });
+}
+function createErrorHandler(log) {
+  return (error, req, res, next) => {
+    if (res.headersSent) {
+      if (deadlineExpired(res)) return;
+      return next(error);
+    }
+    let known = gatewayErrorOf(error);
+    if (!known && isBodyError(error)) known = new GatewayError("bad_request", "The request could not be read.");
+    if (!known) {
+      log.error({ error: summarize(error), method: req.method, route: routeOf(req) }, "unexpected error");
+      known = new GatewayError("internal_error", "Internal error.");
+    } else if (known.status >= 500 && known.cause) {
+      res.locals["erpError"] = erpErrorSummary(known.cause);
+      if (log.isLevelEnabled("debug")) log.debug({ method: req.method, erp_message: rawMessage(known.cause) }, "ERP error message");
+    }
+    sendError(res, known);
+  };
+}
+function isBodyError(error) {
+  const status = error.status;
+  return typeof status === "number" && status >= 400 && status < 500;
+}
+function summarize(error) {
+  if (!(error instanceof Error || import_node_util.types.isNativeError(error))) return { type: typeof error, message: String(error).slice(0, 500) };
+  return { type: error.name, message: error.message, ...error.stack ? { stack: error.stack } : {} };
+}
+function rawMessage(cause) {
+  const parts = [];
+  for (let error = cause, depth = 0; error instanceof Error && depth < 3; error = error.cause, depth++) parts.push(`${error.name}: ${error.message}`);
+  return maskSecrets(parts.join(" <- ").slice(0, 2e3));
+}
+
+// runtime/http/exact-routing.ts
+var EXACT = { caseSensitive: true, strict: true };
+function exactRouter() {
+  return (0, import_express.Router)(EXACT);
+}
+var EXACT_APP_SETTINGS = [
+  ["case sensitive routing", EXACT.caseSensitive],
+  ["strict routing", EXACT.strict]
+];
+function spelledAsServed(path) {
+  return path.toLowerCase().replace(/(?<=.)\/+$/, "");
+}
+function noRoute(isServedPath) {
+  return (req, res) => {
+    const shown = req.path.slice(0, 200);
+    const served = spelledAsServed(req.path);
+    const hint = served !== req.path && isServedPath(served) ? ` Paths are matched exactly (letter case, no trailing slash): did you mean ${served.slice(0, 200)}?` : "";
+    sendError(res, notFound(`No route ${req.method} ${shown}.${hint}`));
+  };
+}
+
+// runtime/admission/key-rate-limit.ts
 init_errors();
 var POLICY = "per-key";
 var FREE = { settle: () => void 0 };
@@ -40095,16 +43705,16 @@ function unconditional() {
   };
 }
 
-// runtime/http/request-deadline.ts
+// runtime/admission/request-deadline.ts
 init_errors();
 init_request_context();
-function requestDeadline(timeoutMs) {
+function requestDeadline(timeoutMs, sendError2) {
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`requestDeadline: timeout must be a positive integer (got ${timeoutMs})`);
   return (_req, res, next) => {
     const timer = setTimeout(() => {
       if (res.headersSent) return;
       markDeadlineExpired(res, `request deadline of ${timeoutMs} ms reached`);
-      sendError(res, new GatewayError("gateway_timeout", "The ERP did not answer in time."));
+      sendError2(res, new GatewayError("gateway_timeout", "The ERP did not answer in time."));
     }, timeoutMs);
     res.once("close", () => clearTimeout(timer));
     next();
@@ -40114,12 +43724,12 @@ function requestDeadline(timeoutMs) {
 // runtime/http/request-log.ts
 init_request_context();
 
-// runtime/http/request-id.ts
+// runtime/request/request-id.ts
 var import_node_crypto4 = require("node:crypto");
 var SAFE_ID = /^[A-Za-z0-9_.:+/=-]{1,128}$/;
 function requestIdOf(headers) {
-  const given = headers["x-request-id"];
-  return typeof given === "string" && SAFE_ID.test(given) ? given : (0, import_node_crypto4.randomUUID)();
+  const given2 = headers["x-request-id"];
+  return typeof given2 === "string" && SAFE_ID.test(given2) ? given2 : (0, import_node_crypto4.randomUUID)();
 }
 var TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 var ZERO_TRACE = "0".repeat(32);
@@ -40292,10 +43902,10 @@ function assertUsableQuery(query) {
   if (problem) throw problem;
 }
 
-// runtime/http/resource-handlers.ts
+// runtime/data-routes/guard.ts
 var import__ = __toESM(require("ajv/dist/2020"));
 
-// runtime/http/authenticate-request.ts
+// runtime/admission/authenticate-request.ts
 init_errors();
 init_request_context();
 async function authenticateRequest(auth, failures, req, res) {
@@ -40316,12 +43926,29 @@ async function authenticateRequest(auth, failures, req, res) {
   }
 }
 
-// runtime/http/resource-handlers.ts
+// runtime/data-routes/guard.ts
 init_erp_error();
-init_errors();
 
 // runtime/query/parse-query.ts
 init_errors();
+
+// runtime/route-kinds.ts
+var ROUTE_KINDS = {
+  /**
+   * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
+   * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
+   * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
+   */
+  list: { path: "", costs: ["list", "counted_list"] },
+  /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
+  detail: { path: "/:id", costs: ["detail"] }
+};
+var ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS);
+var ANSWER_COSTS = ["not_modified", "cached"];
+var REQUEST_COSTS = ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs);
+var COST_KINDS = [...REQUEST_COSTS, ...ANSWER_COSTS];
+
+// runtime/query/parse-query.ts
 var LIMIT_DEFAULT = 50;
 var LIMIT_MAX = 200;
 var INT32_MAX3 = 2147483647;
@@ -40329,36 +43956,39 @@ var NOT_WITH_EXPORT = ["limit", "offset", "order", "total"];
 var QueryParser = class {
   constructor(resource, ajv) {
     this.resource = resource;
-    this.listKeys = new Set(Object.keys(resource.listQuerySchema.properties ?? {}));
-    this.detailKeys = new Set(Object.keys(resource.detailQuerySchema.properties ?? {}));
-    this.validateList = ajv.compile(resource.listQuerySchema);
-    this.validateDetail = ajv.compile(resource.detailQuerySchema);
+    const schemaOf = (kind) => resource[`${kind}QuerySchema`];
+    this.keys = byKind((kind) => new Set(Object.keys(schemaOf(kind).properties ?? {})));
+    this.validators = byKind((kind) => ajv.compile(schemaOf(kind)));
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
+    this.sortFieldsByKey = new Map(Object.entries(resource.sortable));
     this.numberSortFields = new Set(
       Object.entries(resource.sortable).filter(([api]) => api !== "id" && NUMBER_TYPES.has(this.fieldsByName.get(api)?.type ?? "")).map(([, erp]) => erp)
     );
     this.defaultOrder = withIdLast(withNullsAtTheEnds(resource.defaultOrder, this.numberSortFields));
   }
   resource;
-  validateList;
-  validateDetail;
+  /** Each kind's query schema (`<kind>QuerySchema`), compiled, and the keys it accepts. */
+  validators;
+  keys;
   fieldsByName;
   filtersByName;
+  /** API sort key → ERP field: a Map, so that a client's `order=constructor` is never looked up on a prototype. */
+  sortFieldsByKey;
   defaultOrder;
   /** ERP names of the number sort keys: sent with NULLS FIRST ascending, NULLS LAST descending. */
   numberSortFields;
-  listKeys;
-  detailKeys;
   /** `format` is what the request asks for, by `format` or `Accept` (the handler decides which). */
   parseList(query, format = "json") {
-    this.check(this.validateList, query);
+    this.checkShape("list", query);
     const deprecated = [];
     if (format !== "json") {
       const refused = NOT_WITH_EXPORT.filter((name) => query[name] !== void 0);
       if (refused.length)
         throw badRequest(`An export streams every matching record by ascending id: ${refused.join(", ")} cannot be used with it (filter instead; since_id resumes after an id).`);
     }
+    if (query["csv_formulas"] !== void 0 && format !== "csv")
+      throw badRequest("csv_formulas applies to CSV exports only (format=csv, or Accept: text/csv): other answers never hold formulas.");
     const changes = query["changed_since"] === void 0 ? void 0 : parseChangedSince(query["changed_since"]);
     if (changes) {
       const refused = ["order", "offset", "since_id"].filter((name) => query[name] !== void 0);
@@ -40377,7 +44007,7 @@ var QueryParser = class {
       const filter = this.filtersByName.get(name);
       if (!filter) continue;
       if (filter.deprecated) deprecated.push(name);
-      filters.push({ filter, value: convertFilterValue(filter, raw) });
+      filters.push(filterTerm(filter, raw));
     }
     const fields = this.parseFields(query["fields"], deprecated);
     const sortKeys = [];
@@ -40391,17 +44021,22 @@ var QueryParser = class {
       fields,
       filters,
       deprecated,
-      ...changes ? { changes } : {}
+      ...changes ? { changes } : {},
+      csvFormulas: query["csv_formulas"] === "raw" ? "raw" : "escaped"
     };
   }
   /** True when every key of `query` is one the route accepts (an unknown key is a 400 whatever its value). */
-  knowsEveryKey(query, route) {
-    const keys = route === "list" ? this.listKeys : this.detailKeys;
+  knowsEveryKey(query, kind) {
+    const keys = this.keys[kind];
     for (const key in query) if (!keys.has(key)) return false;
     return true;
   }
+  /** Checks the raw shape of a kind's query against its schema: an unknown key 400, an unusable value 422. */
+  checkShape(kind, query) {
+    this.check(this.validators[kind], query);
+  }
   parseDetail(query) {
-    this.check(this.validateDetail, query);
+    this.checkShape("detail", query);
     const deprecated = [];
     return { fields: this.parseFields(query["fields"], deprecated), deprecated };
   }
@@ -40415,9 +44050,9 @@ var QueryParser = class {
       const m = /^\s*([A-Za-z0-9_]+)(?:\s+(asc|desc))?\s*$/i.exec(term);
       if (!m) throw badRequest(`Invalid sort '${text3}': use field, field asc or field desc, comma-separated.`);
       const field = m[1];
-      const erp = this.resource.sortable[field];
+      const erp = this.sortFieldsByKey.get(field);
       if (erp === void 0) {
-        const sortable = Object.keys(this.resource.sortable).join(", ");
+        const sortable = [...this.sortFieldsByKey.keys()].join(", ");
         throw badRequest(`Cannot sort by '${field}': sortable fields are ${sortable || "none"}.`);
       }
       keys.push(field);
@@ -40448,6 +44083,9 @@ var QueryParser = class {
   }
 };
 var NUMBER_TYPES = /* @__PURE__ */ new Set(["integer", "number"]);
+function byKind(value) {
+  return Object.fromEntries(ROUTE_KIND_ORDER.map((kind) => [kind, value(kind)]));
+}
 function nullsFor(direction) {
   return direction === "desc" ? "nulls last" : "nulls first";
 }
@@ -40468,24 +44106,23 @@ function boundedInteger(name, text3) {
   if (!Number.isSafeInteger(value) || value > INT32_MAX3) throw invalidValue(`${name} must be an integer from 0 to ${INT32_MAX3}.`);
   return value;
 }
-function convertFilterValue(filter, raw) {
+function filterTerm(filter, raw) {
   switch (filter.type) {
     case "integer":
-      return boundedInteger(filter.name, raw);
+      return { filter, value: boundedInteger(filter.name, raw) };
     case "number":
-      return Number(raw);
+      return { filter, value: Number(raw) };
     case "boolean":
-      return raw.toLowerCase() === "true";
+      return { filter, value: raw.toLowerCase() === "true" };
     case "enum":
-      return raw;
+      return { filter, value: raw };
     case "string":
-      return filter.op === "ilike" ? escapeLike(raw) : raw;
+      return { filter, value: filter.op === "ilike" ? escapeLike(raw) : raw };
     case "date":
+      return { filter, value: erpDate(parsedDate(filter, raw)) };
     case "date-time": {
-      const parsed = parseDateValue(raw);
-      if (!parsed) throw invalidValue(`${filter.name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time; '${String(raw)}' is not.`);
-      if (filter.type === "date") return erpDate(parsed);
-      return erpDatetimeBound(parsed, filter.op === "<=" ? "<=" : ">=");
+      const { op, value } = erpDatetimeCondition(parsedDate(filter, raw), filter.op === "<=" ? "<=" : ">=");
+      return op === filter.op ? { filter, value } : { filter, value, op };
     }
     case "integer-list": {
       const ids = /* @__PURE__ */ new Set();
@@ -40494,9 +44131,14 @@ function convertFilterValue(filter, raw) {
         if (id < 1 || id > INT32_MAX3) throw invalidValue(`${filter.name} takes positive integer ids, comma-separated or repeated.`);
         ids.add(id);
       }
-      return [...ids];
+      return { filter, value: [...ids] };
     }
   }
+}
+function parsedDate(filter, raw) {
+  const parsed = parseDateValue(raw);
+  if (!parsed) throw invalidValue(`${filter.name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time; '${raw}' is not.`);
+  return parsed;
 }
 function errorFromSchema(errors, filters) {
   const unknown = errors.find((e) => e.keyword === "additionalProperties");
@@ -40510,7 +44152,10 @@ function errorFromSchema(errors, filters) {
     return badRequest(`Invalid sort: order ${Array.isArray(dataOf(first)) ? "given more than once" : "too long"}; use field, field asc or field desc, comma-separated.`);
   const filter = filters.get(name);
   if (filter?.type === "enum") return invalidValue(`${name} must be one of: ${(filter.values ?? []).join(", ")}.`);
-  return invalidValue(`${name}: ${EXPECTED[filter?.type ?? name] ?? "invalid value"}${Array.isArray(dataOf(first)) ? " (given more than once)" : ""}.`);
+  const expectedOf = filter?.type ?? name;
+  return invalidValue(
+    `${name}: ${Object.hasOwn(EXPECTED, expectedOf) && EXPECTED[expectedOf] || "invalid value"}${Array.isArray(dataOf(first)) ? " (given more than once)" : ""}.`
+  );
 }
 function dataOf(error) {
   return error?.data;
@@ -40533,7 +44178,7 @@ var EXPECTED = {
   "integer-list": "expected positive integer ids, comma-separated or repeated"
 };
 
-// runtime/http/resource-handlers.ts
+// runtime/data-routes/guard.ts
 init_request_context();
 
 // runtime/cache/cache-key.ts
@@ -40557,19 +44202,12 @@ function driftSignature(gaps) {
   }
   return signature;
 }
-function normalised(asked) {
-  const fields = asked.query.fields.map((field) => field.name);
-  if (asked.kind === "detail") return ["detail", asked.id, fields];
-  const { limit, offset, sinceId, total, order } = asked.query;
-  const filters = asked.query.filters.map((term) => canonicalJson([term.filter.name, term.value])).sort();
-  return ["list", limit, offset, sinceId ?? null, total, order, fields, filters];
-}
 function cacheKeyOf(namespace, uid, resource, asked, gaps) {
-  const digest = (0, import_node_crypto5.hash)("sha256", canonicalJson([resource.path, normalised(asked), driftSignature(gaps)]), "base64url");
+  const digest = (0, import_node_crypto5.hash)("sha256", canonicalJson([resource.path, asked, driftSignature(gaps)]), "base64url");
   return `${namespace}:${uid}:${digest}`;
 }
 
-// runtime/http/cached-answers.ts
+// runtime/data-routes/cached-answers.ts
 init_erp_client();
 init_request_context();
 
@@ -40596,7 +44234,7 @@ async function sendEncoded(req, res, bytes, etag, compression) {
   res.end(sent);
 }
 
-// runtime/http/cached-answers.ts
+// runtime/data-routes/cached-answers.ts
 function createAnswerer(budget, cache, onRefreshError, compression, tracing) {
   const traced = async (name, resource, step, outcome) => {
     const span = tracing?.startChild(currentScope()?.span, name, { "cache.resource": resource.path });
@@ -40664,7 +44302,72 @@ async function sendCached(req, res, cache, answer2, policy, compression) {
   await sendEncoded(req, res, answer2.body, answer2.etag, compression);
 }
 
-// runtime/http/list-format.ts
+// runtime/data-routes/kinds/detail/detail-route.ts
+init_errors();
+
+// runtime/data-routes/deprecation.ts
+var DEPRECATED = Object.freeze({ Deprecation: "true" });
+var NONE = Object.freeze({});
+function deprecationHeaders(resource, deprecated) {
+  return resource.deprecated || deprecated.length ? DEPRECATED : NONE;
+}
+
+// runtime/data-routes/kinds/detail/detail-route.ts
+var ID = /^[1-9][0-9]{0,9}$/;
+var INT32_MAX4 = 2147483647;
+function recordKey(id, query) {
+  return ["detail", id, query.fields.map((field) => field.name)];
+}
+var detailKind = ({ parserOf, answer: answer2, reader }) => (resource) => {
+  const parser = parserOf(resource);
+  return {
+    read({ req }) {
+      const raw = String(req.params["id"]);
+      if (!ID.test(raw) || Number(raw) > INT32_MAX4) throw notFound(`No ${resource.path} record with id '${raw.slice(0, 32)}'.`);
+      const rawQuery = req.query;
+      assertCountedQuery(rawQuery);
+      if (parser.knowsEveryKey(rawQuery, "detail")) assertUsableQuery(rawQuery);
+      return { id: Number(raw), query: parser.parseDetail(rawQuery) };
+    },
+    costOf: () => "detail",
+    async answer({ id, query }, call) {
+      const { req, res, principal } = call;
+      const headers = deprecationHeaders(resource, query.deprecated);
+      await answer2(req, res, principal, resource, recordKey(id, query), call.gaps(), async (stats) => {
+        const { record, unreadable } = await reader.detail(principal, resource, id, query, stats);
+        return {
+          body: unreadable.length ? { data: record, meta: { unreadable_fields: [...unreadable] } } : { data: record },
+          headers: { ...headers, ...unreadableFieldsHeader(unreadable) }
+        };
+      });
+    }
+  };
+};
+
+// runtime/data-routes/kinds/list/changes.ts
+init_request_context();
+function changesAnswer({ changes, compression }) {
+  return async (query, { req, res, principal, resource }) => {
+    setCacheOutcome(res, "bypass");
+    for (const [name, value] of Object.entries(deprecationHeaders(resource, query.deprecated))) res.setHeader(name, value);
+    const page = await changePage(changes, principal, resource, query, erpStatsOf(res));
+    for (const [name, value] of Object.entries(unreadableFieldsHeader(page.unreadable))) res.setHeader(name, value);
+    const { bytes, etag } = encodeJson(page.body);
+    await sendEncoded(req, res, bytes, etag, compression);
+  };
+}
+
+// runtime/data-routes/kinds/list/export.ts
+init_request_context();
+function exportAnswer({ exporter }) {
+  return async (query, format, { req, res, principal, resource }) => {
+    setCacheOutcome(res, "bypass");
+    for (const [name, value] of Object.entries(deprecationHeaders(resource, query.deprecated))) res.setHeader(name, value);
+    await exporter.stream(principal, resource, query, format, req, res, erpStatsOf(res));
+  };
+}
+
+// runtime/data-routes/kinds/list/list-format.ts
 var BY_MEDIA_TYPE = {
   "application/json": "json",
   "text/csv": "csv",
@@ -40677,10 +44380,61 @@ function listFormatOf(req, format) {
   return chosen && BY_MEDIA_TYPE[chosen] || "json";
 }
 
-// runtime/http/resource-handlers.ts
-var ID = /^[1-9][0-9]{0,9}$/;
+// runtime/data-routes/kinds/list/page.ts
+init_coalesce();
+function pageKey(query) {
+  const { limit, offset, sinceId, total, order } = query;
+  const fields = query.fields.map((field) => field.name);
+  const filters = query.filters.map((term) => canonicalJson([term.filter.name, term.value])).sort();
+  return ["list", limit, offset, sinceId ?? null, total, order, fields, filters];
+}
+function pageAnswer({ answer: answer2, reader }) {
+  return async (query, { req, res, principal, resource, gaps }) => {
+    const headers = deprecationHeaders(resource, query.deprecated);
+    await answer2(req, res, principal, resource, pageKey(query), gaps(), async (stats) => {
+      const page = await reader.list(principal, resource, query, stats);
+      return { body: page, headers: { ...headers, ...unreadableFieldsHeader(page.meta.unreadable_fields ?? []) } };
+    });
+  };
+}
+
+// runtime/data-routes/kinds/list/list-route.ts
+var listKind = (deps) => {
+  const page = pageAnswer(deps);
+  const exported = exportAnswer(deps);
+  const changes = changesAnswer(deps);
+  return (resource) => {
+    const parser = deps.parserOf(resource);
+    return {
+      read(call) {
+        const raw = call.req.query;
+        assertCountedQuery(raw);
+        if (parser.knowsEveryKey(raw, "list")) assertUsableQuery(raw);
+        const format = listFormatOf(call.req, raw["format"]);
+        const parsed = parser.parseList(raw, format);
+        const gaps = call.gaps();
+        const query = gaps ? servableListQuery(parsed, gaps) : parsed;
+        if (query.changes) deps.changes.assertNotAhead(query.changes);
+        return { query, format };
+      },
+      costOf: ({ query }) => query.total ? "counted_list" : "list",
+      answer({ query, format }, call) {
+        if (format !== "json") return exported(query, format, call);
+        if (query.changes) return changes(query, call);
+        return page(query, call);
+      }
+    };
+  };
+};
+
+// runtime/data-routes/kinds/data-kinds.ts
+var DATA_KINDS = {
+  list: listKind,
+  detail: detailKind
+};
+
+// runtime/data-routes/guard.ts
 var RELEARN_ATTEMPTS = 64;
-var INT32_MAX4 = 2147483647;
 var outcomeOf2 = (res) => {
   if (res.statusCode === 304) return "not_modified";
   const cache = cacheOutcomeOf(res);
@@ -40688,7 +44442,6 @@ var outcomeOf2 = (res) => {
 };
 function createResourceHandlers(auth, reader, failures, budget, bulk, options = {}) {
   const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => void 0, tracing } = options;
-  const gapsOf = drift && ((resource) => drift.gapsOf(resource));
   const ajv = new import__.default({ allErrors: false, strict: true, verbose: true });
   const parsers = /* @__PURE__ */ new Map();
   const parserOf = (resource) => {
@@ -40699,108 +44452,102 @@ function createResourceHandlers(auth, reader, failures, budget, bulk, options = 
     }
     return parser;
   };
-  const admitOnce = async (principal, kind, res) => {
-    const held = res.locals["rateCharge"];
-    if (held) return held;
-    const charge = await keyLimit.admit(principal.keyId, kind, res);
+  const admitOnce = async (principal, cost, res) => {
+    const held2 = res.locals["rateCharge"];
+    if (held2) return held2;
+    const charge = await keyLimit.admit(principal.keyId, cost, res);
     res.locals["rateCharge"] = charge;
     return charge;
   };
-  const guarded = (resource, body) => {
-    parserOf(resource);
+  const guarded = (resource, route) => {
+    const gaps = () => drift?.gapsOf(resource);
     return async (req, res) => {
       recordRoute(req);
       const stats = erpStatsOf(res);
       const principal = await authenticateRequest(auth, failures, req, res);
       setErpUid(res, principal.uid);
       stats.lease = budget.lease();
+      const call = { principal, resource, req, res, gaps };
       try {
         for (let attempt = 1; ; attempt++) {
-          const gaps = drift?.gapsOf(resource);
+          const served = gaps();
           try {
-            if (gaps?.unavailable) throw driftUnavailable(gaps.unavailable);
+            if (served?.unavailable) throw driftUnavailable(served.unavailable);
             await auth.assertCanRead(principal, resource.model, stats);
-            await body(principal, req, res);
+            const asked = route.read(call);
+            const charge = await admitOnce(principal, route.costOf(asked), res);
+            await route.answer(asked, call);
+            charge.settle(outcomeOf2(res));
             return;
           } catch (error) {
             if (drift && attempt <= RELEARN_ATTEMPTS) {
               drift.learnFrom(error);
-              if (drift.gapsOf(resource) !== gaps) continue;
+              if (drift.gapsOf(resource) !== served) continue;
             }
             throw error;
           }
         }
       } catch (error) {
         if (error instanceof ErpFault && error.kind === "access_denied") auth.evict(principal);
+        if (error instanceof ErpFault && error.kind === "access_error") auth.forgetRight(principal, resource.model);
         throw error;
       } finally {
         stats.lease.release();
       }
     };
   };
-  const answer2 = createAnswerer(budget, cache, onRefreshError, compression, tracing);
-  return {
-    list: (resource) => guarded(resource, async (principal, req, res) => {
-      const raw = req.query;
-      const parser = parserOf(resource);
-      assertCountedQuery(raw);
-      if (parser.knowsEveryKey(raw, "list")) assertUsableQuery(raw);
-      const format = listFormatOf(req, raw["format"]);
-      const parsed = parser.parseList(raw, format);
-      const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
-      const charge = await admitOnce(principal, query.total ? "counted_list" : "list", res);
-      const headers = deprecationHeaders(resource, query.deprecated);
-      if (format !== "json" || query.changes) {
-        setCacheOutcome(res, "bypass");
-        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-        if (format !== "json") return bulk.exporter.stream(principal, resource, query, format, req, res, erpStatsOf(res));
-        const { bytes, etag } = encodeJson(await changePage(bulk.changes, principal, resource, query, erpStatsOf(res)));
-        await sendEncoded(req, res, bytes, etag, compression);
-        charge.settle(outcomeOf2(res));
-        return;
-      }
-      await answer2(req, res, principal, resource, { kind: "list", query }, gapsOf?.(resource), async (stats) => ({
-        body: await reader.list(principal, resource, query, stats),
-        headers
-      }));
-      charge.settle(outcomeOf2(res));
-    }),
-    detail: (resource) => guarded(resource, async (principal, req, res) => {
-      const raw = String(req.params["id"]);
-      if (!ID.test(raw) || Number(raw) > INT32_MAX4) throw notFound(`No ${resource.path} record with id '${raw.slice(0, 32)}'.`);
-      const rawQuery = req.query;
-      const parser = parserOf(resource);
-      assertCountedQuery(rawQuery);
-      if (parser.knowsEveryKey(rawQuery, "detail")) assertUsableQuery(rawQuery);
-      const query = parser.parseDetail(rawQuery);
-      const charge = await admitOnce(principal, "detail", res);
-      const id = Number(raw);
-      const headers = deprecationHeaders(resource, query.deprecated);
-      await answer2(req, res, principal, resource, { kind: "detail", id, query }, gapsOf?.(resource), async (stats) => ({
-        body: { data: await reader.detail(principal, resource, id, query, stats) },
-        headers
-      }));
-      charge.settle(outcomeOf2(res));
-    })
-  };
+  const deps = { reader, parserOf, answer: createAnswerer(budget, cache, onRefreshError, compression, tracing), compression, ...bulk };
+  const handlers = {};
+  for (const kind of ROUTE_KIND_ORDER) {
+    const routeOf2 = DATA_KINDS[kind](deps);
+    handlers[kind] = (resource) => guarded(resource, routeOf2(resource));
+  }
+  return handlers;
 }
-var DEPRECATED = Object.freeze({ Deprecation: "true" });
-var NONE = Object.freeze({});
-function deprecationHeaders(resource, deprecated) {
-  return resource.deprecated || deprecated.length ? DEPRECATED : NONE;
+
+// runtime/data-routes/route-table.ts
+function createDataRouter(domains, handlers) {
+  const api = exactRouter();
+  for (const { mount, routes } of domains) {
+    const router = exactRouter();
+    for (const route of routes) router.get(route.path, handlers[route.kind](route.resource));
+    api.use(mount, router);
+  }
+  return api;
+}
+function dataPathMatcher(base, domains) {
+  const exact = /* @__PURE__ */ new Set();
+  const parametrised = [];
+  for (const { mount, routes } of domains)
+    for (const { path } of routes) {
+      const full = `${base}${mount}${path}`;
+      if (!full.includes(":")) exact.add(full);
+      else
+        parametrised.push(
+          new RegExp(
+            `^${full.split(/:[A-Za-z0-9_]+/).map(escapeRegExp).join("[^/]+")}$`
+          )
+        );
+    }
+  return (path) => exact.has(path) || parametrised.some((pattern) => pattern.test(path));
+}
+function escapeRegExp(text3) {
+  return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 // runtime/mcp/mcp-endpoint.ts
 var import_streamableHttp = require("@modelcontextprotocol/sdk/server/streamableHttp.js");
+var import_types2 = require("@modelcontextprotocol/sdk/types.js");
 var import_express2 = __toESM(require("express"));
 init_errors();
+init_semaphore();
 
 // runtime/mcp/in-process-get.ts
 var import_node_http = require("node:http");
 var import_node_stream = require("node:stream");
 function inProcessGet(app) {
   const server = (0, import_node_http.createServer)(app);
-  return ({ pathAndQuery, authorization, clientAddress }) => {
+  return ({ pathAndQuery, authorization, clientAddress, onBody }) => {
     const [clientEnd, serverEnd] = (0, import_node_stream.duplexPair)();
     Object.defineProperty(serverEnd, "remoteAddress", { value: clientAddress });
     server.emit("connection", serverEnd);
@@ -40813,7 +44560,17 @@ function inProcessGet(app) {
       };
       const req = (0, import_node_http.request)({ createConnection: () => clientEnd, method: "GET", path: pathAndQuery, headers }, (res) => {
         const chunks = [];
-        res.on("data", (chunk) => chunks.push(chunk));
+        res.on("data", (chunk) => {
+          try {
+            onBody?.(chunk.length);
+          } catch (error) {
+            res.destroy();
+            done();
+            reject(error);
+            return;
+          }
+          chunks.push(chunk);
+        });
         res.on("end", () => {
           done();
           resolve({ status: res.statusCode ?? 500, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") });
@@ -40836,18 +44593,45 @@ function inProcessGet(app) {
 var import_mcp = require("@modelcontextprotocol/sdk/server/mcp.js");
 var import_types = require("@modelcontextprotocol/sdk/types.js");
 var SERVER_NAME = "ops-data-gateway";
-var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for fields and filters; query_<domain> lists records with named filters (page with since_id), get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message.";
+var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for fields and filters; query_<domain> lists records with named filters (page with since_id), get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message. A call that reads data costs what its API route costs against the key rate limit; rate_limited (429) and unavailable (503: the gateway holds as many answers as its memory allows) carry retry_after, the seconds to wait before calling again.";
 function createMcpServer(backend, version) {
   const server = new import_mcp.McpServer({ name: SERVER_NAME, title: "Operations data API", version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const onTheWire = /* @__PURE__ */ new Map();
   server.server.setRequestHandler(import_types.ListToolsRequestSchema, async () => ({ tools: await backend.list() }));
-  server.server.setRequestHandler(import_types.CallToolRequestSchema, (request2) => backend.call(request2.params.name, request2.params.arguments ?? {}));
-  return server;
+  server.server.setRequestHandler(import_types.CallToolRequestSchema, (request2, extra) => {
+    const raw = onTheWire.get(extra.requestId);
+    onTheWire.delete(extra.requestId);
+    return backend.call(request2.params.name, raw ?? request2.params.arguments ?? {});
+  });
+  return {
+    async connect(transport) {
+      await server.connect(transport);
+      const deliver = transport.onmessage;
+      transport.onmessage = (message, extra) => {
+        if ((0, import_types.isJSONRPCRequest)(message) && message.method === "tools/call") {
+          const args = onTheWire.has(message.id) ? void 0 : message.params?.arguments;
+          onTheWire.set(message.id, args);
+        }
+        deliver?.(message, extra);
+      };
+      const send = transport.send.bind(transport);
+      transport.send = (message, options) => {
+        if ((0, import_types.isJSONRPCResultResponse)(message) || (0, import_types.isJSONRPCErrorResponse)(message)) onTheWire.delete(message.id);
+        return send(message, options);
+      };
+    },
+    close: () => server.close()
+  };
 }
 
 // generated/mcp-tools.json
 var mcp_tools_default = {
   "x-generated-by": "Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation.",
   version: "1.0.0",
+  limits: {
+    batch_max: 16,
+    calls_in_flight: 4
+  },
   tools: [
     {
       name: "list_resources",
@@ -41099,7 +44883,7 @@ var mcp_tools_default = {
     {
       name: "get_record",
       title: "Get one record",
-      description: "One record of a resource by its id (not_found when it does not exist or is outside the resource scope).",
+      description: "One record of a resource by its id (not_found when it does not exist or is outside the resource scope). Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -41251,6 +45035,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -41267,7 +45057,7 @@ var mcp_tools_default = {
     {
       name: "query_analytic",
       title: "Query Analytic",
-      description: "List records of a Analytic resource (Analytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.) with its named filters, ANDed. Resources:\n- accounts: Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\n- dimensions: Axes of analysis (analytic plans) grouping the analytic accounts.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Analytic resource (Analytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.) with its named filters, ANDed. Resources:\n- accounts: Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\n- dimensions: Axes of analysis (analytic plans) grouping the analytic accounts.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -41521,6 +45311,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -41537,7 +45333,7 @@ var mcp_tools_default = {
     {
       name: "query_approvals",
       title: "Query Approvals",
-      description: "List records of a Approvals resource (Approval requests, the approval circuit of each request and the product lines they ask for.) with its named filters, ANDed. Resources:\n- approvers: Steps of an approval circuit (one approver of one request).\n- request-lines: Product lines of approval requests (what is asked for and where it is charged).\n- requests: Approval requests (purchases, expenses, missions...) and their outcome.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Approvals resource (Approval requests, the approval circuit of each request and the product lines they ask for.) with its named filters, ANDed. Resources:\n- approvers: Steps of an approval circuit (one approver of one request).\n- request-lines: Product lines of approval requests (what is asked for and where it is charged).\n- requests: Approval requests (purchases, expenses, missions...) and their outcome.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -42214,6 +46010,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -42230,7 +46032,7 @@ var mcp_tools_default = {
     {
       name: "query_electricity",
       title: "Query Electricity",
-      description: "List records of a Electricity resource (Prepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.) with its named filters, ANDed. Resources:\n- counters: Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\n- purchases: Prepaid credit bought for a meter.\n- readings: Balances read on a meter and the consumption derived from the previous reading.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Electricity resource (Prepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.) with its named filters, ANDed. Resources:\n- counters: Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\n- purchases: Prepaid credit bought for a meter.\n- readings: Balances read on a meter and the consumption derived from the previous reading.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -42705,6 +46507,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -42721,7 +46529,7 @@ var mcp_tools_default = {
     {
       name: "query_events",
       title: "Query Events",
-      description: "List records of a Events resource (Events of the organisation, their registrations and their preparation checklist tasks.) with its named filters, ANDed. Resources:\n- events: Events with their dates, space, seats, people in charge, review state and checklist progress.\n- registrations: Registrations of participants to events (attendee name, email and phone are personal data).\n- tasks: Preparation checklist tasks of events.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Events resource (Events of the organisation, their registrations and their preparation checklist tasks.) with its named filters, ANDed. Resources:\n- events: Events with their dates, space, seats, people in charge, review state and checklist progress.\n- registrations: Registrations of participants to events (attendee name, email and phone are personal data).\n- tasks: Preparation checklist tasks of events.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -43230,6 +47038,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -43246,7 +47060,7 @@ var mcp_tools_default = {
     {
       name: "query_fleet",
       title: "Query Fleet",
-      description: "List records of a Fleet resource (Vehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.) with its named filters, ANDed. Resources:\n- alerts: Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\n- fuel-logs: Fuel fills of the vehicles with consumption over each interval and anomaly detection.\n- incidents: Incidents involving the vehicles (damage, breakdowns, accidents).\n- locations: Fleet locations in service (pick-up points and sites; archived locations are not exposed).\n- reservations: Vehicle requests (reservations of a vehicle for a period).\n- services: Services performed on the vehicles (maintenance and repairs).\n- trips: Trips driven with the vehicles.\n- vehicles: Vehicles of the fleet in service (archived vehicles are not exposed).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Fleet resource (Vehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.) with its named filters, ANDed. Resources:\n- alerts: Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\n- fuel-logs: Fuel fills of the vehicles with consumption over each interval and anomaly detection.\n- incidents: Incidents involving the vehicles (damage, breakdowns, accidents).\n- locations: Fleet locations in service (pick-up points and sites; archived locations are not exposed).\n- reservations: Vehicle requests (reservations of a vehicle for a period).\n- services: Services performed on the vehicles (maintenance and repairs).\n- trips: Trips driven with the vehicles.\n- vehicles: Vehicles of the fleet in service (archived vehicles are not exposed).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -44573,6 +48387,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -44589,7 +48409,7 @@ var mcp_tools_default = {
     {
       name: "query_it",
       title: "Query IT",
-      description: "List records of a IT resource (IT hardware assets of the organisation's inventory, helpdesk tickets and consumables issued to users.) with its named filters, ANDed. Resources:\n- assets: IT hardware identified by serial number, limited to the organisation's inventory (parc).\n- consumable-moves: Consumables issued to beneficiaries against IT tickets, and what came back.\n- tickets: IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a IT resource (IT hardware assets of the organisation's inventory, helpdesk tickets and consumables issued to users.) with its named filters, ANDed. Resources:\n- assets: IT hardware identified by serial number, limited to the organisation's inventory (parc).\n- consumable-moves: Consumables issued to beneficiaries against IT tickets, and what came back.\n- tickets: IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -45135,6 +48955,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -45151,7 +48977,7 @@ var mcp_tools_default = {
     {
       name: "query_purchase",
       title: "Query Purchase",
-      description: "List records of a Purchase resource (Purchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).) with its named filters, ANDed. Resources:\n- order-lines: Lines of purchase orders.\n- orders: Purchase orders (requests for quotation and confirmed orders).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Purchase resource (Purchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).) with its named filters, ANDed. Resources:\n- order-lines: Lines of purchase orders.\n- orders: Purchase orders (requests for quotation and confirmed orders).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -45695,6 +49521,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -45711,7 +49543,7 @@ var mcp_tools_default = {
     {
       name: "query_space",
       title: "Query Space",
-      description: "List records of a Space resource (Sites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.) with its named filters, ANDed. Resources:\n- activities: Activities a space can be booked for (archived activities are not exposed).\n- categories: Categories of spaces and equipment (archived categories are not exposed).\n- equipments: Equipment available in the spaces (archived equipment is not exposed).\n- maintenances: Maintenance slots of spaces.\n- reservations: Reservations of spaces.\n- sites: Sites holding the spaces, as a tree (archived sites are not exposed).\n- spaces: Bookable spaces (archived spaces are not exposed).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Space resource (Sites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.) with its named filters, ANDed. Resources:\n- activities: Activities a space can be booked for (archived activities are not exposed).\n- categories: Categories of spaces and equipment (archived categories are not exposed).\n- equipments: Equipment available in the spaces (archived equipment is not exposed).\n- maintenances: Maintenance slots of spaces.\n- reservations: Reservations of spaces.\n- sites: Sites holding the spaces, as a tree (archived sites are not exposed).\n- spaces: Bookable spaces (archived spaces are not exposed).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -46591,6 +50423,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -46607,7 +50445,7 @@ var mcp_tools_default = {
     {
       name: "query_sprint",
       title: "Query Sprint and OKR",
-      description: "List records of a Sprint and OKR resource (Objectives and key results, their measures and readings, squads' engagements, sprints and blockers.) with its named filters, ANDed. Resources:\n- blockers: Blocking points raised by squads, with their origin, owner and the decision that lifted them.\n- engagements: Commitments taken by squads towards an objective or key result, with their deadline and state.\n- key-results: Key results of the objectives, per exercice and squad, with their progress computed from their measures.\n- measure-readings: Values read for the measures of the key results.\n- measures: Measures of the key results: start, milestone and target values, last reading and progress.\n- objectives: Objectives of the OKR framework, archived ones included.\n- sprints: Sprints of the squads (field list inferred, may grow; decision D1).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Sprint and OKR resource (Objectives and key results, their measures and readings, squads' engagements, sprints and blockers.) with its named filters, ANDed. Resources:\n- blockers: Blocking points raised by squads, with their origin, owner and the decision that lifted them.\n- engagements: Commitments taken by squads towards an objective or key result, with their deadline and state.\n- key-results: Key results of the objectives, per exercice and squad, with their progress computed from their measures.\n- measure-readings: Values read for the measures of the key results.\n- measures: Measures of the key results: start, milestone and target values, last reading and progress.\n- objectives: Objectives of the OKR framework, archived ones included.\n- sprints: Sprints of the squads (field list inferred, may grow; decision D1).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -47505,6 +51343,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -47521,7 +51365,7 @@ var mcp_tools_default = {
     {
       name: "query_stock",
       title: "Query Stock",
-      description: "List records of a Stock resource (Stock transfers of the organisation (receipts, deliveries and internal moves).) with its named filters, ANDed. Resources:\n- pickings: Transfers of goods (receipts, deliveries, internal moves).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Stock resource (Stock transfers of the organisation (receipts, deliveries and internal moves).) with its named filters, ANDed. Resources:\n- pickings: Transfers of goods (receipts, deliveries, internal moves).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -47763,6 +51607,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -47779,7 +51629,7 @@ var mcp_tools_default = {
     {
       name: "query_travel",
       title: "Query Travel",
-      description: "List records of a Travel resource (Missions of the organisation's staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.) with its named filters, ANDed. Resources:\n- perdiem-rates: Daily allowance rates by destination country and city (archived rates are not exposed).\n- perdiem-requests: Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\n- trip-expenses: Other expenses of a trip (visa, local transport, fees...).\n- trip-stages: Legs of a trip, in order, from one city to the next.\n- trip-types: Kinds of mission (archived types are not exposed).\n- trips: Missions of the organisation's staff: traveller, itinerary, dates and costs.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Travel resource (Missions of the organisation's staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.) with its named filters, ANDed. Resources:\n- perdiem-rates: Daily allowance rates by destination country and city (archived rates are not exposed).\n- perdiem-requests: Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\n- trip-expenses: Other expenses of a trip (visa, local transport, fees...).\n- trip-stages: Legs of a trip, in order, from one city to the next.\n- trip-types: Kinds of mission (archived types are not exposed).\n- trips: Missions of the organisation's staff: traveller, itinerary, dates and costs.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -48782,6 +52632,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -49070,7 +52926,7 @@ var mcp_tools_default = {
           name: "approver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Approver (user)."
         },
@@ -49191,7 +53047,9 @@ var mcp_tools_default = {
           description: "Steps created on or before this date."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "approver"
+      ]
     },
     "approvals/request-lines": {
       resource: "approvals/request-lines",
@@ -49262,7 +53120,7 @@ var mcp_tools_default = {
           name: "author",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Author of the approval request."
         },
@@ -49423,7 +53281,9 @@ var mcp_tools_default = {
           description: "Lines created on or before this date."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "author"
+      ]
     },
     "approvals/requests": {
       resource: "approvals/requests",
@@ -49488,7 +53348,7 @@ var mcp_tools_default = {
           name: "author",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Author (owner) of the request."
         },
@@ -49504,7 +53364,7 @@ var mcp_tools_default = {
           name: "created_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who entered the request, if different from the author."
         },
@@ -49568,7 +53428,7 @@ var mcp_tools_default = {
           name: "final_approver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Approver who takes the final decision."
         },
@@ -49584,7 +53444,7 @@ var mcp_tools_default = {
           name: "partner",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Partner (contact) concerned by the request."
         },
@@ -49756,7 +53616,12 @@ var mcp_tools_default = {
           description: "Requests whose amount is at least this value."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "author",
+        "created_by",
+        "final_approver",
+        "partner"
+      ]
     },
     "electricity/counters": {
       resource: "electricity/counters",
@@ -50399,7 +54264,7 @@ var mcp_tools_default = {
           name: "organizer",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Organizer of the event."
         },
@@ -50407,7 +54272,7 @@ var mcp_tools_default = {
           name: "responsible",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User responsible for the event."
         },
@@ -50415,7 +54280,7 @@ var mcp_tools_default = {
           name: "referent",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Referent person of the event."
         },
@@ -50545,7 +54410,11 @@ var mcp_tools_default = {
           description: "On field `date_begin`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "organizer",
+        "responsible",
+        "referent"
+      ]
     },
     "events/registrations": {
       resource: "events/registrations",
@@ -50625,7 +54494,7 @@ var mcp_tools_default = {
           name: "booked_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Contact who booked the registration."
         },
@@ -50699,7 +54568,8 @@ var mcp_tools_default = {
       personal_fields: [
         "attendee",
         "email",
-        "phone"
+        "phone",
+        "booked_by"
       ]
     },
     "events/tasks": {
@@ -50762,7 +54632,7 @@ var mcp_tools_default = {
           name: "assignee",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User assigned to the task."
         },
@@ -50798,7 +54668,9 @@ var mcp_tools_default = {
           description: "Tasks assigned to this user (user id)."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "assignee"
+      ]
     },
     "fleet/alerts": {
       resource: "fleet/alerts",
@@ -50899,7 +54771,7 @@ var mcp_tools_default = {
           name: "handled_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who handled the alert."
         },
@@ -50977,7 +54849,9 @@ var mcp_tools_default = {
           description: "On field `due_date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "handled_by"
+      ]
     },
     "fleet/fuel-logs": {
       resource: "fleet/fuel-logs",
@@ -51037,7 +54911,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver at the time of the fill."
         },
@@ -51205,7 +55079,9 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver"
+      ]
     },
     "fleet/incidents": {
       resource: "fleet/incidents",
@@ -51261,7 +55137,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver at the time of the incident."
         },
@@ -51363,7 +55239,9 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver"
+      ]
     },
     "fleet/locations": {
       resource: "fleet/locations",
@@ -51555,7 +55433,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver."
         },
@@ -51563,7 +55441,7 @@ var mcp_tools_default = {
           name: "requester",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who made the request."
         },
@@ -51664,7 +55542,7 @@ var mcp_tools_default = {
           name: "approver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who approved or refused the request."
         },
@@ -51739,7 +55617,11 @@ var mcp_tools_default = {
           description: "On field `start`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver",
+        "requester",
+        "approver"
+      ]
     },
     "fleet/services": {
       resource: "fleet/services",
@@ -52024,7 +55906,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver."
         },
@@ -52147,7 +56029,9 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver"
+      ]
     },
     "fleet/vehicles": {
       resource: "fleet/vehicles",
@@ -52208,7 +56092,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver currently assigned."
         },
@@ -52397,7 +56281,9 @@ var mcp_tools_default = {
           description: "On field `technical_control_expiry`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver"
+      ]
     },
     "it/assets": {
       resource: "it/assets",
@@ -52469,7 +56355,7 @@ var mcp_tools_default = {
           name: "holder",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person holding the asset."
         },
@@ -52535,7 +56421,9 @@ var mcp_tools_default = {
           description: "Records whose serial is containing (case-insensitive) the text value."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "holder"
+      ]
     },
     "it/consumable-moves": {
       resource: "it/consumable-moves",
@@ -52583,7 +56471,7 @@ var mcp_tools_default = {
           name: "beneficiary",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who received the consumable."
         },
@@ -52652,7 +56540,7 @@ var mcp_tools_default = {
           name: "handled_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Technician who handled the move."
         },
@@ -52707,7 +56595,10 @@ var mcp_tools_default = {
           description: "Issued on or before this date."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "beneficiary",
+        "handled_by"
+      ]
     },
     "it/tickets": {
       resource: "it/tickets",
@@ -52791,7 +56682,7 @@ var mcp_tools_default = {
           name: "assignees",
           type: "array of string",
           nullable: false,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Assigned technicians."
         },
@@ -52799,7 +56690,7 @@ var mcp_tools_default = {
           name: "assignee",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "First assigned technician, or null (earlier listing)."
         },
@@ -52807,7 +56698,7 @@ var mcp_tools_default = {
           name: "requester",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who raised the ticket."
         },
@@ -52965,6 +56856,9 @@ var mcp_tools_default = {
         }
       ],
       personal_fields: [
+        "assignees",
+        "assignee",
+        "requester",
         "requester_email"
       ]
     },
@@ -53387,7 +57281,7 @@ var mcp_tools_default = {
           name: "buyer",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Buyer in charge of the order."
         },
@@ -53395,7 +57289,7 @@ var mcp_tools_default = {
           name: "author",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who entered the order."
         },
@@ -53545,7 +57439,10 @@ var mcp_tools_default = {
           description: "On field `created_at`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "buyer",
+        "author"
+      ]
     },
     "space/activities": {
       resource: "space/activities",
@@ -53870,7 +57767,7 @@ var mcp_tools_default = {
           name: "technician",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Internal technician."
         },
@@ -53878,7 +57775,7 @@ var mcp_tools_default = {
           name: "external_technician",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "External technician or contractor."
         },
@@ -53971,7 +57868,10 @@ var mcp_tools_default = {
           description: "On field `start`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "technician",
+        "external_technician"
+      ]
     },
     "space/reservations": {
       resource: "space/reservations",
@@ -54083,7 +57983,7 @@ var mcp_tools_default = {
           name: "requester",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who requested the reservation."
         },
@@ -54118,7 +58018,7 @@ var mcp_tools_default = {
           name: "approver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User who approved or refused the reservation."
         },
@@ -54234,7 +58134,10 @@ var mcp_tools_default = {
           description: "On field `start`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "requester",
+        "approver"
+      ]
     },
     "space/sites": {
       resource: "space/sites",
@@ -54670,7 +58573,7 @@ var mcp_tools_default = {
           name: "owner",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person in charge of following the blocker."
         },
@@ -54678,7 +58581,7 @@ var mcp_tools_default = {
           name: "unblocker",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: true,
           description: "Who can lift the blocker (person or body; free text)."
         },
@@ -54686,7 +58589,7 @@ var mcp_tools_default = {
           name: "unblocker_user",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person to notify to lift the blocker."
         },
@@ -54707,7 +58610,7 @@ var mcp_tools_default = {
           name: "reported_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who reported the blocker."
         },
@@ -54819,7 +58722,12 @@ var mcp_tools_default = {
           description: "Blocked since this date or earlier."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "owner",
+        "unblocker",
+        "unblocker_user",
+        "reported_by"
+      ]
     },
     "sprint/engagements": {
       resource: "sprint/engagements",
@@ -55289,7 +59197,7 @@ var mcp_tools_default = {
           name: "read_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who recorded the reading."
         },
@@ -55339,7 +59247,9 @@ var mcp_tools_default = {
           description: "Readings on or before this date."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "read_by"
+      ]
     },
     "sprint/measures": {
       resource: "sprint/measures",
@@ -55721,7 +59631,7 @@ var mcp_tools_default = {
           name: "partner",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Contact (vendor or recipient)."
         },
@@ -55847,7 +59757,9 @@ var mcp_tools_default = {
           description: "On field `scheduled_date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "partner"
+      ]
     },
     "travel/perdiem-rates": {
       resource: "travel/perdiem-rates",
@@ -56082,7 +59994,7 @@ var mcp_tools_default = {
           name: "traveler",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User travelling."
         },
@@ -56277,7 +60189,7 @@ var mcp_tools_default = {
           name: "validator",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User who validates the request."
         },
@@ -56385,7 +60297,10 @@ var mcp_tools_default = {
           description: "On field `date_start`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "traveler",
+        "validator"
+      ]
     },
     "travel/trip-expenses": {
       resource: "travel/trip-expenses",
@@ -56815,7 +60730,7 @@ var mcp_tools_default = {
           name: "traveler",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User travelling."
         },
@@ -57048,6 +60963,7 @@ var mcp_tools_default = {
         }
       ],
       personal_fields: [
+        "traveler",
         "traveler_name",
         "traveler_email"
       ]
@@ -57056,12 +60972,14 @@ var mcp_tools_default = {
 };
 
 // runtime/mcp/tool-calls.ts
-var RESOURCES2 = mcp_tools_default.resources;
+init_errors();
+var RESOURCES2 = new Map(Object.entries(mcp_tools_default.resources));
 var DOMAIN_OF_TOOL = new Map(mcp_tools_default.tools.filter((t) => t.name.startsWith("query_")).map((t) => [t.name, t.name.slice("query_".length)]));
 var QUERY_ARGUMENTS = /* @__PURE__ */ new Set(["resource", "filters", "fields", "order", "limit", "since_id", "total"]);
 var RECORD_ARGUMENTS = /* @__PURE__ */ new Set(["resource", "id", "fields"]);
 var TOOLS = mcp_tools_default.tools;
 var API_VERSION = mcp_tools_default.version;
+var MCP_LIMITS = mcp_tools_default.limits;
 var ToolRefusal = class extends Error {
   constructor(code, message) {
     super(message);
@@ -57088,9 +61006,9 @@ function onlyKnown(args, known, what) {
 }
 function resourceOf(value, domain) {
   const path = typeof value === "string" ? domain ? `${domain}/${value}` : value : void 0;
-  const entry = path === void 0 ? void 0 : RESOURCES2[path];
+  const entry = path === void 0 ? void 0 : RESOURCES2.get(path);
   if (!entry) {
-    const choices = Object.keys(RESOURCES2).filter((p) => !domain || p.startsWith(`${domain}/`)).map((p) => domain ? p.slice(domain.length + 1) : p);
+    const choices = [...RESOURCES2.keys()].filter((p) => !domain || p.startsWith(`${domain}/`)).map((p) => domain ? p.slice(domain.length + 1) : p);
     throw badRequest2(`Unknown resource ${JSON.stringify(value)}; one of: ${choices.join(", ")}.`);
   }
   return entry;
@@ -57149,15 +61067,19 @@ function getRecord(args, get) {
   const query = new URLSearchParams();
   const omitted = fieldsParam(args["fields"], resource, query);
   const qs = query.size ? `?${query}` : "";
-  return viaApi(get, `/api/v1/${resource.resource}/${id}${qs}`, (body) => ({
-    resource: resource.resource,
-    data: body["data"],
-    ...omitted.length ? { meta: { personal_fields_omitted: omitted } } : {}
-  }));
+  return viaApi(get, `/api/v1/${resource.resource}/${id}${qs}`, (body) => {
+    const meta = { ...body["meta"], ...omitted.length ? { personal_fields_omitted: omitted } : {} };
+    return { resource: resource.resource, data: body["data"], ...Object.keys(meta).length ? { meta } : {} };
+  });
+}
+function held(result, host) {
+  const [content] = result.content;
+  host.hold(content?.type === "text" ? content.text.length : 0);
+  return result;
 }
 function listResources() {
   return answer({
-    resources: Object.values(RESOURCES2).map((r) => ({ resource: r.resource, title: r.title, description: r.description, query_tool: r.query_tool }))
+    resources: [...RESOURCES2.values()].map((r) => ({ resource: r.resource, title: r.title, description: r.description, query_tool: r.query_tool }))
   });
 }
 function describeResource(args) {
@@ -57165,31 +61087,63 @@ function describeResource(args) {
   const { personal_fields: _personal, ...entry } = resourceOf(args["resource"]);
   return answer(entry);
 }
-async function callTool(name, rawArgs, get) {
+var ROUTE_TOOLS = {
+  list: {
+    match: (name) => {
+      const domain = DOMAIN_OF_TOOL.get(name);
+      return domain === void 0 ? void 0 : { domain };
+    },
+    call: (args, get, { domain }) => queryResource(domain, args, get)
+  },
+  detail: {
+    match: (name) => name === "get_record" ? {} : void 0,
+    call: (args, get) => getRecord(args, get)
+  }
+};
+async function callTool(name, rawArgs, host) {
   try {
     const args = objectArgument(rawArgs, "arguments");
     if (name === "list_resources") {
       onlyKnown(args, /* @__PURE__ */ new Set(), name);
-      return listResources();
+      return held(listResources(), host);
     }
-    if (name === "describe_resource") return describeResource(args);
-    if (name === "get_record") return await getRecord(args, get);
-    const domain = DOMAIN_OF_TOOL.get(name);
-    if (domain) return await queryResource(domain, args, get);
-    return toolError("not_found", `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(", ")}.`);
+    if (name === "describe_resource") return held(describeResource(args), host);
+    for (const tool of Object.values(ROUTE_TOOLS)) {
+      const matched = tool.match(name);
+      if (matched) return await tool.call(args, host.get, matched);
+    }
+    return toolError("not_found", `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(", ")}.`, { status: 404 });
   } catch (error) {
     if (error instanceof ToolRefusal) return toolError(error.code, error.message, { status: error.code === "bad_request" ? 400 : 404 });
+    if (error instanceof GatewayError) return gatewayToolError(error);
     throw error;
   }
+}
+function gatewayToolError(error) {
+  const retryAfter = error.headers["Retry-After"];
+  return toolError(error.code, error.message, { status: error.status, ...retryAfter ? { retry_after: Number(retryAfter) } : {} });
 }
 
 // runtime/mcp/mcp-endpoint.ts
 var MCP_PATH = "/mcp";
 var BODY_LIMIT = "64kb";
-var MAX_BATCH = 16;
-function apiGetFor(get, req) {
+var ANSWER_COPIES = 10;
+var PREPAID_BYTES = 8 * 1024;
+var TOOLS_LIST_CHARS = JSON.stringify(TOOLS).length;
+function apiGetFor(get, req, lease) {
   return async (pathAndQuery) => {
-    const reply = await get({ pathAndQuery, authorization: req.headers.authorization, clientAddress: req.ip ?? req.socket.remoteAddress ?? "unknown" });
+    lease.chargeHeld(PREPAID_BYTES, ANSWER_COPIES);
+    let prepaid = PREPAID_BYTES;
+    const reply = await get({
+      pathAndQuery,
+      authorization: req.headers.authorization,
+      clientAddress: req.ip ?? req.socket.remoteAddress ?? "unknown",
+      onBody: (bytes) => {
+        const due = bytes - prepaid;
+        prepaid = Math.max(0, -due);
+        if (due > 0) lease.chargeHeld(due, ANSWER_COPIES);
+      }
+    });
     const retryAfter = reply.headers["retry-after"];
     let body;
     try {
@@ -57200,10 +61154,38 @@ function apiGetFor(get, req) {
     return { status: reply.status, body, ...typeof retryAfter === "string" ? { retryAfter } : {} };
   };
 }
+function requestBounds(res, options) {
+  const lease = options.budget.lease();
+  const slots = new Semaphore(MCP_LIMITS.calls_in_flight, MCP_LIMITS.batch_max);
+  const ended = new AbortController();
+  const end = () => {
+    ended.abort();
+    lease.release();
+  };
+  if (res.closed) end();
+  else res.once("close", end);
+  const startBy = AbortSignal.any([ended.signal, AbortSignal.timeout(options.requestTimeoutMs)]);
+  const late = () => new GatewayError(
+    "gateway_timeout",
+    `This tool call did not start within the request timeout (${options.requestTimeoutMs} ms): the calls before it in the batch took that long.`
+  );
+  return {
+    lease,
+    /** Runs `call` in one of the request's slots, once one is free. */
+    async run(call) {
+      const release = await slots.acquire(startBy, late);
+      try {
+        return await call();
+      } finally {
+        release();
+      }
+    }
+  };
+}
 function methodNotAllowed2(_req, res) {
   res.status(405).setHeader("Allow", "POST").json({ jsonrpc: "2.0", error: { code: -32e3, message: "Method not allowed: this MCP endpoint is stateless, POST only." }, id: null });
 }
-function createMcpRouter(app, auth, failures) {
+function createMcpRouter(app, auth, failures, options) {
   const router = exactRouter();
   const inProcess = inProcessGet(app);
   router.all(MCP_PATH, noStore());
@@ -57216,9 +61198,25 @@ function createMcpRouter(app, auth, failures) {
     }
     import_express2.default.json({ limit: BODY_LIMIT, type: () => true })(req, res, async (bodyError) => {
       if (bodyError) return next(bodyError);
-      if (Array.isArray(req.body) && req.body.length > MAX_BATCH) return next(badRequest(`At most ${MAX_BATCH} JSON-RPC messages per request.`));
-      const get = apiGetFor(inProcess, req);
-      const server = createMcpServer({ list: () => TOOLS, call: (name, args) => callTool(name, args, get) }, API_VERSION);
+      if (Array.isArray(req.body) && req.body.length > MCP_LIMITS.batch_max)
+        return next(badRequest(`At most ${MCP_LIMITS.batch_max} JSON-RPC messages per request (this batch has ${req.body.length}).`));
+      const bounds = requestBounds(res, options);
+      const host = { get: apiGetFor(inProcess, req, bounds.lease), hold: (chars) => bounds.lease.chargeHeld(chars, ANSWER_COPIES) };
+      const list = () => {
+        try {
+          bounds.lease.chargeHeld(TOOLS_LIST_CHARS, ANSWER_COPIES);
+        } catch (error) {
+          if (error instanceof GatewayError) throw new import_types2.McpError(import_types2.ErrorCode.InternalError, error.message, { code: error.code, status: error.status, retry_after: 1 });
+          throw error;
+        }
+        return TOOLS;
+      };
+      const call = (name, args) => bounds.run(() => callTool(name, args, host)).catch((error) => {
+        if (error instanceof GatewayError) return gatewayToolError(error);
+        options.log.error({ error: error instanceof Error ? { type: error.name, message: error.message, stack: error.stack } : String(error), tool: name }, "unexpected error");
+        return gatewayToolError(new GatewayError("internal_error", "Internal error."));
+      });
+      const server = createMcpServer({ list, call }, API_VERSION);
       const transport = new import_streamableHttp.StreamableHTTPServerTransport({ sessionIdGenerator: void 0, enableJsonResponse: true });
       res.on("close", () => {
         void transport.close();
@@ -57292,304 +61290,6 @@ function recordUrls(template, publicUrl) {
     }
     return `${parts[0]}${id}${parts[1]}`;
   };
-}
-
-// runtime/resource-reader.ts
-init_erp_error();
-init_errors();
-
-// runtime/records.ts
-function relationKey(field) {
-  const source = field.source;
-  switch (source.kind) {
-    case "related":
-      return `${source.erp}>${source.comodel}.${source.comodelField}`;
-    case "x2many":
-      return source.take === "ids" ? void 0 : `${source.comodel}.display_name`;
-    case "distribution_accounts":
-      return `${source.comodel}.display_name`;
-    default:
-      return void 0;
-  }
-}
-function compileMapper(resource, fields, options) {
-  const mappers = fields.map((field) => [
-    field.name,
-    options.unreadable?.has(field.name) ? () => null : fieldMapper(resource, field, options)
-  ]);
-  return (row, related) => {
-    const record = {};
-    for (const [name, map] of mappers) record[name] = map(row, related);
-    return record;
-  };
-}
-function fieldMapper(resource, field, options) {
-  const source = field.source;
-  switch (source.kind) {
-    case "id":
-      return (row) => row["id"];
-    case "url":
-      return (row) => options.urlFor(resource.model, row["id"]);
-    case "field": {
-      const erp = source.erp;
-      return (row) => scalar(field, row[erp]);
-    }
-    case "many2one": {
-      const erp = source.erp;
-      const index = source.take === "id" ? 0 : 1;
-      return (row) => {
-        const value = row[erp];
-        return Array.isArray(value) ? value[index] || null : typeof value === "number" && index === 0 ? value : null;
-      };
-    }
-    case "related": {
-      const erp = source.erp;
-      const key = relationKey(field);
-      return (row, related) => {
-        const target = row[erp];
-        const id = Array.isArray(target) ? target[0] : typeof target === "number" ? target : void 0;
-        if (id === void 0) return null;
-        const value = related.get(key)?.get(id);
-        if (Array.isArray(value)) return field.type === "integer" ? value[0] ?? null : value[1] || null;
-        return value === void 0 ? null : scalar(field, value);
-      };
-    }
-    case "x2many": {
-      const erp = source.erp;
-      if (source.take === "ids") return (row) => Array.isArray(row[erp]) ? [...row[erp]] : [];
-      const key = relationKey(field);
-      const names = (row, related) => {
-        const ids = Array.isArray(row[erp]) ? row[erp] : [];
-        const known = related.get(key);
-        return ids.map((id) => known?.get(id)).filter((name) => typeof name === "string");
-      };
-      return source.take === "first" ? (row, related) => names(row, related)[0] ?? null : names;
-    }
-    case "distribution": {
-      const erp = source.erp;
-      return (row) => serialiseDistribution(row[erp]);
-    }
-    case "distribution_accounts": {
-      const erp = source.erp;
-      const key = relationKey(field);
-      return (row, related) => {
-        const known = related.get(key);
-        const names = distributionAccountIds(row[erp]).map((id) => known?.get(id));
-        return [...new Set(names.filter((name) => typeof name === "string"))];
-      };
-    }
-  }
-}
-function scalar(field, value) {
-  if (field.type === "boolean") return value === true;
-  if (value === false || value === null || value === void 0) return null;
-  if (field.type === "string") {
-    if (typeof value !== "string") return Array.isArray(value) ? value[1] ?? null : String(value);
-    if (field.format === "date-time") return isoDateTime(value);
-    if (field.format === "date") return value.slice(0, 10);
-    return value;
-  }
-  if (field.type === "integer" && Array.isArray(value)) return value[0] ?? null;
-  return value;
-}
-function isoDateTime(value) {
-  if (value.length === 10) return `${value}T00:00:00Z`;
-  return `${value.slice(0, 10)}T${value.slice(11, 19)}Z`;
-}
-function distributionAccountIds(value) {
-  if (!value || typeof value !== "object") return [];
-  const ids = [];
-  for (const key of Object.keys(value)) for (const part of key.split(",")) if (/^\d+$/.test(part.trim())) ids.push(Number(part));
-  return ids;
-}
-function serialiseDistribution(value) {
-  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
-  const entries = Object.entries(value);
-  if (entries.length === 0) return null;
-  const body = entries.map(([key, share]) => `${JSON.stringify(key)}:${typeof share === "number" && Number.isInteger(share) ? `${share}.0` : JSON.stringify(share)}`);
-  return `{${body.join(",")}}`;
-}
-
-// runtime/resource-reader.ts
-var ResourceReader = class {
-  constructor(erp, log, urlFor, rememberMs, gapsOf = () => NO_GAPS) {
-    this.erp = erp;
-    this.log = log;
-    this.urlFor = urlFor;
-    this.rememberMs = rememberMs;
-    this.gapsOf = gapsOf;
-    this.unreadableFields = new TtlCache(1e4);
-  }
-  erp;
-  log;
-  urlFor;
-  rememberMs;
-  gapsOf;
-  /** `uid|model` → ERP fields that account cannot read on that model, with the model to blame. */
-  unreadableFields;
-  async list(principal, resource, query, stats) {
-    const requests = listRequests(resource, query);
-    const cursor = query.sinceId !== void 0;
-    const pageP = this.readPage(principal, resource, query.fields, requests.page, stats);
-    const countP = requests.countDomain ? this.call(principal, resource.model, "search_count", null, { domain: requests.countDomain }, stats) : void 0;
-    const [page, total] = await Promise.all([pageP, countP]);
-    let rows = page.rows;
-    const meta = {};
-    if (total !== void 0) meta.total = expectCount(total);
-    const more = rows.length > query.limit;
-    if (more) rows = rows.slice(0, query.limit);
-    if (cursor) meta.next_since_id = more ? rows[rows.length - 1]?.["id"] : null;
-    const data = await this.toRecords(principal, resource, query.fields, rows, page.unreadable, stats);
-    return { data, meta };
-  }
-  /**
-   * The records of one ERP page, mapped: the building block of exports and of the change feed,
-   * which read page after page with requests of their own.
-   */
-  async records(principal, resource, fields, request2, stats) {
-    const page = await this.readPage(principal, resource, fields, request2, stats);
-    return this.toRecords(principal, resource, fields, page.rows, page.unreadable, stats);
-  }
-  /** Ids (and the other ERP fields named) of the records of `domain`, unmapped: the change feed's scan. */
-  async scan(principal, resource, request2, stats) {
-    const { fields, ...options } = request2;
-    return expectRows(await this.call(principal, resource.model, "search_read", null, { ...options, fields }, stats));
-  }
-  async count(principal, resource, domain, stats) {
-    return expectCount(await this.call(principal, resource.model, "search_count", null, { domain }, stats));
-  }
-  async detail(principal, resource, id, query, stats) {
-    const page = await this.readPage(principal, resource, query.fields, detailRequest(resource, id, query), stats);
-    if (page.rows.length === 0) throw notFound(`No ${resource.path} record with id ${id}.`);
-    const [record] = await this.toRecords(principal, resource, query.fields, page.rows, page.unreadable, stats);
-    return record;
-  }
-  call(principal, model, method, ids, kwargs, stats) {
-    return this.erp.call(principal, { model, method, ids, kwargs: { ...kwargs, context: ERP_CONTEXT } }, stats);
-  }
-  /** `search_read` of the page, leaving out (and reporting) the fields the account cannot read. */
-  async readPage(principal, resource, fields, request2, stats) {
-    const { fields: wanted, ...options } = request2;
-    const cacheKey = `${principal.uid}|${resource.model}`;
-    let blocked = this.unreadableFields.get(cacheKey) ?? /* @__PURE__ */ new Map();
-    const read = (erpFields) => this.call(principal, resource.model, "search_read", null, { ...options, fields: erpFields }, stats).then(expectRows);
-    const missing = this.gapsOf(resource).erpFields;
-    const readable = (f) => !blocked.has(f) && !missing.has(f);
-    let rows;
-    try {
-      rows = await read(wanted.filter(readable));
-    } catch (error) {
-      if (!isAccessError(error)) throw error;
-      const found = await this.findUnreadable(
-        wanted.filter((f) => f !== "id" && readable(f)),
-        read
-      );
-      if (found.size === 0) throw error;
-      blocked = new Map([...blocked, ...found]);
-      this.unreadableFields.set(cacheKey, blocked, this.rememberMs);
-      rows = await read(wanted.filter(readable));
-    }
-    const unreadable = /* @__PURE__ */ new Map();
-    for (const field of fields) {
-      const erp = erpFieldOf(field);
-      const model = erp === void 0 ? void 0 : blocked.get(erp);
-      if (model !== void 0) unreadable.set(field.name, model);
-    }
-    return { rows, unreadable };
-  }
-  /** The fields whose reading raises AccessError, by halving: each with the model the error names. */
-  async findUnreadable(fields, read) {
-    const found = /* @__PURE__ */ new Map();
-    const probe = async (group) => {
-      try {
-        await read(["id", ...group]);
-      } catch (error) {
-        if (!isAccessError(error)) throw error;
-        if (group.length === 1) {
-          found.set(group[0], error.model ?? "unknown");
-          return;
-        }
-        const half = Math.ceil(group.length / 2);
-        await Promise.all([probe(group.slice(0, half)), probe(group.slice(half))]);
-      }
-    };
-    if (fields.length > 0) await probe(fields);
-    return found;
-  }
-  async toRecords(principal, resource, fields, rows, unreadable, stats) {
-    const dropped = this.gapsOf(resource).apiFields;
-    const related = rows.length ? await this.readRelations(principal, fields, rows, unreadable, dropped, stats) : /* @__PURE__ */ new Map();
-    if (unreadable.size > 0)
-      this.log.warn(
-        { resource: resource.path, fields: [...unreadable].map(([field, model]) => ({ field, model })) },
-        "unreadable relation: fields answered as null (the API account has no read right on their model)"
-      );
-    const map = this.mapperFor(resource, fields, /* @__PURE__ */ new Set([...unreadable.keys(), ...dropped]));
-    return rows.map((row) => map(row, related));
-  }
-  /** Mappers are compiled once per field list (the full list is one shared array) and unreadable set. */
-  mappers = /* @__PURE__ */ new WeakMap();
-  mapperFor(resource, fields, nulls) {
-    let byUnreadable = this.mappers.get(fields);
-    if (!byUnreadable) {
-      byUnreadable = /* @__PURE__ */ new Map();
-      this.mappers.set(fields, byUnreadable);
-    }
-    const key = [...nulls].join(",");
-    let map = byUnreadable.get(key);
-    if (!map) {
-      map = compileMapper(resource, fields, { urlFor: this.urlFor, unreadable: nulls });
-      byUnreadable.set(key, map);
-    }
-    return map;
-  }
-  /** One `read` per comodel relation, for related values and display names. */
-  async readRelations(principal, fields, rows, unreadable, dropped, stats) {
-    const groups = /* @__PURE__ */ new Map();
-    for (const field of fields) {
-      const key = relationKey(field);
-      if (key === void 0 || unreadable.has(field.name) || dropped.has(field.name)) continue;
-      const source = field.source;
-      const comodelField = source.kind === "related" ? source.comodelField : "display_name";
-      const group = groups.get(key) ?? { comodel: source.comodel, field: comodelField, ids: /* @__PURE__ */ new Set(), users: [] };
-      group.users.push(field);
-      for (const row of rows) for (const id of relatedIds(field, row)) group.ids.add(id);
-      groups.set(key, group);
-    }
-    const related = /* @__PURE__ */ new Map();
-    await Promise.all(
-      [...groups].map(async ([key, group]) => {
-        if (group.ids.size === 0) return;
-        try {
-          const values = expectRows(await this.call(principal, group.comodel, "read", [...group.ids], { fields: [group.field] }, stats));
-          related.set(key, new Map(values.map((value) => [value["id"], value[group.field]])));
-        } catch (error) {
-          if (!isAccessError(error)) throw error;
-          for (const field of group.users) unreadable.set(field.name, error.model ?? group.comodel);
-        }
-      })
-    );
-    return related;
-  }
-};
-function expectRows(value) {
-  if (Array.isArray(value) && value.every((row) => row !== null && typeof row === "object" && typeof row["id"] === "number")) return value;
-  throw new ErpUnavailable("the ERP answered a read with something that is not a list of records");
-}
-function expectCount(value) {
-  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
-  throw new ErpUnavailable("the ERP answered a count with something that is not a count");
-}
-function isAccessError(error) {
-  return error instanceof ErpFault && error.kind === "access_error";
-}
-function relatedIds(field, row) {
-  const source = field.source;
-  if (source.kind === "distribution_accounts") return distributionAccountIds(row[source.erp]);
-  if (source.kind !== "related" && source.kind !== "x2many") return [];
-  const value = row[source.erp];
-  if (Array.isArray(value)) return source.kind === "related" ? typeof value[0] === "number" ? [value[0]] : [] : value;
-  return typeof value === "number" ? [value] : [];
 }
 
 // runtime/shared-state/redis.ts
@@ -57685,7 +61385,7 @@ function createApp(config, deps) {
   const urlFor = recordUrls(config.erp.urlTemplate, config.erp.publicUrl);
   drift = new DriftMonitor({ mode: config.driftCheck.mode, checkKey: config.driftCheck.key, erp, log, resources: RESOURCES });
   const gapsOf = drift.gapsOf.bind(drift);
-  const reader = new ResourceReader(erp, log, urlFor, config.auth.cacheTtlMs, gapsOf);
+  const reader = new ResourceReader(erp, log, urlFor, auth, config.auth.cacheTtlMs, gapsOf);
   const shared = config.redis && new SharedRedis(config.redis, log);
   const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs, config.auth.checkLimit, shared);
   const keyLimit = config.rateLimit && new KeyRateLimit(config.rateLimit, shared, metrics && (() => metrics.rateLimitRefusals.inc()));
@@ -57704,9 +61404,9 @@ function createApp(config, deps) {
     { exporter, changes },
     { drift, keyLimit, compression: config.compression, cache, onRefreshError, tracing }
   );
-  const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
+  const isDataPath = dataPathMatcher("/api/v1", DOMAIN_ROUTES);
   const docs = ["/api/openapi.json", "/api/docs", "/api/llms.txt", "/llms.txt"];
-  const isServedPath = (path) => servedPaths.has(path) || servedPaths.has(path.replace(/\/[^/]+$/, "")) || docs.includes(path);
+  const isServedPath = (path) => isDataPath(path) || docs.includes(path);
   const operational = [MCP_PATH, ...Object.values(HEALTH_PATHS)];
   const isKnownPath = (path) => isServedPath(path) || operational.includes(path);
   const llmsTxt = { body: withBaseUrl(LLMS_TXT, config.publicBaseUrl, "text"), type: "text/markdown; charset=utf-8", cacheControl: "public, max-age=300" };
@@ -57724,10 +61424,8 @@ function createApp(config, deps) {
   if (config.corsOrigins.length) app.use(cors(config.corsOrigins, MCP_PATH));
   app.use(methodNotAllowed(isServedPath));
   app.use(refuseMisshapenRequests());
-  const api = exactRouter();
-  for (const { mount, create } of DOMAIN_ROUTERS) api.use(mount, create(handlers));
-  app.use("/api/v1", noStore(), requestDeadline(config.requestTimeoutMs), api);
-  app.use(createMcpRouter(app, auth, failures));
+  app.use("/api/v1", noStore(), requestDeadline(config.requestTimeoutMs, sendError), createDataRouter(DOMAIN_ROUTES, handlers));
+  app.use(createMcpRouter(app, auth, failures, { budget, requestTimeoutMs: config.requestTimeoutMs, log }));
   app.use(
     "/api",
     createDocsRouter(
@@ -57815,6 +61513,73 @@ function runPrimary(config, log, flush) {
 
 // runtime/config.ts
 var import_node_os = require("node:os");
+
+// runtime/settings.ts
+var MiB = 1024 * 1024;
+var MAX_CACHE_SECONDS = 86400;
+var SETTINGS = {
+  HOST: { default: "127.0.0.1", description: "Listen address." },
+  PORT: { default: 8080, min: 0, max: 65535, description: "Listen port." },
+  PUBLIC_BASE_URL: { shown: "`http://HOST:PORT`", accepts: "an http(s) URL", description: "Base URL clients use (OpenAPI `servers`, docs and llms.txt examples)." },
+  ERP_URL: { required: true, accepts: "an http(s) URL", description: "Where the gateway reaches the ERP, e.g. `https://erp.example.org`. A user or password in it (`user:secret@`) is refused at start-up: JSON-2 needs the Authorization header for the client's key, and credentials must never reach the `url` fields." },
+  ERP_DATABASE: { required: true, description: "ERP database name (sent as `X-Odoo-Database` or the RPC `db`)." },
+  ERP_TRANSPORT: {
+    default: "auto",
+    values: ["auto", "json2", "jsonrpc", "xmlrpc"],
+    description: "`auto`: JSON-2 when the ERP offers it (Odoo 19+), else JSON-RPC; or the one named. A setting the ERP cannot serve (`json2` before Odoo 19; `auto` without `ERP_LOGIN` before 19) stops the gateway with exit 1 and one line naming the setting and the ERP's version, as soon as the ERP answers: at start-up, or, when the ERP is unreachable then (the gateway starts and answers 502 meanwhile), at the first request that reaches it (answered 503 before the gateway stops)."
+  },
+  ERP_LOGIN: { default: "", shown: "(empty)", description: "Login of the technical account; required by the two RPC transports, which check a key together with a login." },
+  ERP_API_GROUP: { default: "ops_api.group_api_user", description: "External id of the group whose members may use the API." },
+  ERP_PUBLIC_URL: { shown: "`ERP_URL`", accepts: "an http(s) URL", description: "ERP host as users see it, for the `url` fields." },
+  ERP_URL_TEMPLATE: { default: "{erp_public_url}/web#id={id}&model={model}&view_type=form", accepts: "text holding `{id}`", description: "Template of the `url` fields (decision D9; works on Odoo 16 to 19)." },
+  ERP_TIMEOUT_MS: { default: 1e4, min: 100, max: 6e5, description: "Deadline of every ERP call, and of `/readyz`'s probe; past it the request answers 504 `gateway_timeout`." },
+  REQUEST_TIMEOUT_MS: { shown: "`ERP_TIMEOUT_MS`", min: 100, max: 6e5, description: "Deadline of a whole data request: the wait for an ERP slot plus every round of ERP calls; past it the request answers 504 `gateway_timeout` (not a multiple of `ERP_TIMEOUT_MS`)." },
+  ERP_MAX_CONCURRENCY: { default: 32, min: 1, max: 1e4, description: "ERP calls in flight at most." },
+  ERP_MAX_QUEUE: { default: 256, min: 0, max: 1e5, description: "Calls waiting for a slot at most; past it the request answers 503 `unavailable` with `Retry-After`." },
+  ERP_MAX_ANSWER_BYTES: { default: 16 * MiB, shown: "`16777216` (16 MiB)", min: 65536, max: 256 * MiB, description: "Largest ERP answer accepted, decompressed; past it the request answers 502. A 200-record page of ordinary data is about 70 KB; 16 MiB leaves room for 200 records with 80 KB of text each." },
+  MEMORY_BUDGET_BYTES: { default: 96 * MiB, shown: "`100663296` (96 MiB)", min: MiB, max: 64 * 1024 * MiB, description: "Memory all ERP answers in flight may hold together (each byte counted three times: text, parsed records, the answer written), with the MCP tool answers held until their `POST /mcp` answers (ten times) and the in-memory response cache; past it the request answers 503 `unavailable` with `Retry-After` (an MCP tool call: the tool error `unavailable`). Sized for the production heap of 256 MB." },
+  CACHE_DEFAULT_TTL_S: { default: 0, shown: "`0` (off)", min: 0, max: MAX_CACHE_SECONDS, description: 'Seconds an answer is served from the response cache, for resources whose catalogue entry has no `cache.ttl` (see "Caching and conditional requests"). `0`: not cached, exactly as without a cache.' },
+  CACHE_DEFAULT_STALE_S: { default: 0, min: 0, max: MAX_CACHE_SECONDS, description: "Seconds after the TTL during which a stale answer is still served while one background read refreshes it, for resources whose catalogue entry has no `cache.stale_while_revalidate`." },
+  CACHE_MAX_TTL_S: { default: 300, min: 0, max: MAX_CACHE_SECONDS, description: "Ceiling of every TTL and stale window, the catalogue's included; `0` turns the cache off everywhere." },
+  CACHE_MAX_BYTES: { shown: "a quarter of `MEMORY_BUDGET_BYTES` (24 MiB with its default), at most 32 MiB", min: 0, accepts: "0 to half of `MEMORY_BUDGET_BYTES`", description: "Bytes the in-memory response cache may hold, charged to `MEMORY_BUDGET_BYTES` while held; `0` turns the cache off. An answer larger than a quarter of it is not kept." },
+  CLIENT_WRITE_TIMEOUT_MS: { default: 1e4, min: 1e3, max: 6e5, description: "A connection whose answer has not moved for this long (no byte of it taken on its way to the client: its client stopped reading) is dropped, with what it held; a client still reading, however slowly, is kept." },
+  AUTH_CACHE_TTL_MS: { default: 6e4, min: 0, max: 36e5, description: "How long a successful key check is reused (keyed by a SHA-256 of the key, never the key)." },
+  AUTH_CACHE_MAX_ENTRIES: { default: 1e4, min: 1, max: 1e6, description: "Bound of that cache." },
+  AUTH_NEGATIVE_TTL_MS: { default: 5e3, min: 0, max: 6e5, description: "How long a refused key is answered 401 without asking the ERP again." },
+  AUTH_FAILURE_LIMIT: { default: 20, min: 1, max: 1e6, description: "Failed authentications per client address and window before 429 `rate_limited`." },
+  AUTH_FAILURE_WINDOW_MS: { default: 6e4, min: 1e3, max: 36e5, description: "That window (counted in whole seconds, rounded up)." },
+  AUTH_CHECK_LIMIT: { default: 300, min: 1, max: 1e7, description: "Key checks sent to the ERP per window, all client addresses together; past it a key not already known gets 429 `rate_limited` (keys already validated keep working). With `AUTH_CACHE_TTL_MS=0` every request is a key check: raise this cap to the request rate." },
+  RATE_LIMIT_POINTS: { shown: "(empty: off)", min: 1, max: 1e8, description: 'Per-key rate limit (decision D26): points each API key may spend per window; each request costs its kind\'s points (`RATE_LIMIT_COSTS`); past them **429** `rate_limited` with `Retry-After`, the ERP not asked. See "Rate limits".' },
+  RATE_LIMIT_WINDOW_SECONDS: { default: 60, min: 1, max: 86400, description: "That window, in whole seconds. Only with `RATE_LIMIT_POINTS`." },
+  RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(","), accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
+  REDIS_URL: { shown: "(empty: each process's memory)", accepts: "a `redis://` or `rediss://` URL", description: 'A Redis that several gateway processes share (user, password and database number allowed; never logged): the failed-authentication limits, the cap of key checks and the per-key limits are then counted there, for all processes together. See "Several processes and machines".' },
+  REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 1e4, description: "Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits), going on from the counts Redis last gave it, until Redis answers again. Only with `REDIS_URL`." },
+  REDIS_KEY_PREFIX: { default: "odg:", accepts: "1 to 64 letters, digits or `:_.-`", description: "Prefix of every key the gateway writes in Redis, so that several gateways can share one Redis. Only with `REDIS_URL`." },
+  WORKERS: { default: 1, min: 1, max: 256, accepts: "1 to 256, or `auto` (one per CPU)", description: 'Gateway processes on this machine sharing the port. See "Several processes and machines".' },
+  EXPORT_MAX_ROWS: { default: 1e6, min: 1, max: 1e8, description: 'Most records one export (CSV or NDJSON) may hold; a larger one is refused with 422 `invalid_value` before anything is sent (counted first). See "Exports and incremental sync".' },
+  EXPORT_PAGE_SIZE: { default: 1e3, min: 10, max: 1e4, description: "Records an export reads from the ERP per call: what it holds in memory at once." },
+  CHANGES_SETTLE_MS: { default: 1e4, min: 0, max: 36e5, description: "The change feed (`changed_since`) serves only records whose `write_date` is at least this old: Odoo stamps a record with the time its transaction *began*, so a second is only complete once every transaction begun in it has committed." },
+  CORS_ORIGINS: { shown: "(empty: off)", accepts: "origins, comma-separated", description: "Origins allowed to call the API (the data routes and `/mcp`) from a browser, e.g. `https://dash.example.org`." },
+  TRUST_PROXY: { default: "false", accepts: "a number, or addresses and subnets", description: "Behind reverse proxies: their number (`1`) or their addresses or subnets (`10.0.0.0/8,loopback`), as Express's `trust proxy`; the client address is then the right-most `X-Forwarded-For` entry not trusted. `true` is refused: it would take the left-most entry, which the client writes itself." },
+  ERP_CHECK_KEY: { shown: "(empty: drift learned from the ERP's errors)", description: 'An API key of the technical account used only by the catalogue drift check (`make check-erp`, and at start-up); never logged. Without it the start-up check is skipped (one log line), drift is learned from the ERP\'s errors instead, and `make check-erp` exits 2. See "Catalogue drift check".' },
+  DRIFT_CHECK: { default: "warn", values: ["warn", "fail", "off"], description: "What start-up does with drift: serve around it and report it, refuse to start, or no check." },
+  LOG_LEVEL: { default: "info", values: ["fatal", "error", "warn", "info", "debug", "trace", "silent"], description: "The access log is at `info`." },
+  METRICS_PORT: { shown: "(empty: off)", min: 0, max: 65535, description: 'Port of the Prometheus listener (`GET /metrics`), never the public port (refused at start-up if it is). See "Operating it".' },
+  METRICS_HOST: { default: "127.0.0.1", description: "Address of that listener: loopback unless the scraper is elsewhere." },
+  OTEL_EXPORTER_OTLP_ENDPOINT: { shown: "(empty: off)", accepts: "an http(s) URL", description: "OTLP/HTTP collector base URL (e.g. `http://otel-collector:4318`): traces are sent as JSON to `<endpoint>/v1/traces`." },
+  OTEL_SERVICE_NAME: { default: "ops-data-gateway", description: "The traces' `service.name`." },
+  COMPRESSION: { default: "on", values: ["on", "off"], description: "`on`: answers of at least `COMPRESSION_MIN_BYTES` are sent gzip or brotli as `Accept-Encoding` asks; `off` behind a reverse proxy that compresses." },
+  COMPRESSION_MIN_BYTES: { default: 1024, min: 0, max: 64 * MiB, description: "Smaller answers go out as they are." }
+};
+var MCP_BRIDGE_SETTINGS = {
+  GATEWAY_URL: { default: "http://127.0.0.1:8080", accepts: "an http(s) URL", description: "The gateway whose `/mcp` endpoint it forwards to." },
+  API_KEY: { required: true, accepts: "one word", description: "The agent's API key (the key alone, without `Bearer`)." }
+};
+function settingSpec(name) {
+  return name in SETTINGS ? SETTINGS[name] : MCP_BRIDGE_SETTINGS[name];
+}
+
+// runtime/config.ts
 var ConfigError = class extends Error {
   constructor(variable, detail) {
     super(`configuration: ${variable} ${detail}`);
@@ -57823,16 +61588,27 @@ var ConfigError = class extends Error {
   }
   variable;
 };
-var MAX_CACHE_SECONDS = 86400;
-function text2(env, name, fallback) {
-  const value = env[name]?.trim();
+function given(env, name) {
+  return env[name]?.trim() || void 0;
+}
+function text2(env, name, derived) {
+  const value = given(env, name);
   if (value) return value;
-  if (fallback !== void 0) return fallback;
+  const fallback = derived ?? settingSpec(name).default;
+  if (fallback !== void 0) return String(fallback);
   throw new ConfigError(name, "is required");
 }
-function integer(env, name, fallback, min, max) {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
+function integer(env, name, derived = {}) {
+  const spec = settingSpec(name);
+  const min = spec.min;
+  const max = derived.max ?? spec.max;
+  if (min === void 0 || max === void 0) throw new Error(`settings.ts: ${name} declares no integer bounds`);
+  const raw = given(env, name);
+  if (!raw) {
+    const fallback = derived.fallback ?? spec.default;
+    if (typeof fallback === "number") return fallback;
+    throw new ConfigError(name, "is required");
+  }
   if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(name, `must be an integer from ${min} to ${max} (got '${raw}')`);
   return Number(raw);
 }
@@ -57849,17 +61625,18 @@ function url(env, name, fallback) {
     throw new ConfigError(name, "must not carry a user or password (user:password@): the gateway authenticates with its clients' API keys; put a proxy's credentials in the proxy");
   return value.replace(/\/+$/, "");
 }
-function oneOf(env, name, fallback, values) {
-  const value = env[name]?.trim() || fallback;
+function oneOf(env, name) {
+  const { default: fallback, values } = SETTINGS[name];
+  const value = given(env, name) ?? fallback;
   if (!values.includes(value)) throw new ConfigError(name, `must be one of ${values.join(", ")} (got '${value}')`);
   return value;
 }
 function loadConfig(env) {
-  const host = text2(env, "HOST", "127.0.0.1");
-  const port = integer(env, "PORT", 8080, 0, 65535);
+  const host = text2(env, "HOST");
+  const port = integer(env, "PORT");
   const erpUrl = url(env, "ERP_URL");
-  const erpTimeoutMs = integer(env, "ERP_TIMEOUT_MS", 1e4, 100, 6e5);
-  const memoryBudgetBytes = integer(env, "MEMORY_BUDGET_BYTES", 96 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024);
+  const erpTimeoutMs = integer(env, "ERP_TIMEOUT_MS");
+  const memoryBudgetBytes = integer(env, "MEMORY_BUDGET_BYTES");
   const config = {
     host,
     port,
@@ -57867,54 +61644,54 @@ function loadConfig(env) {
     erp: {
       url: erpUrl,
       database: text2(env, "ERP_DATABASE"),
-      transport: oneOf(env, "ERP_TRANSPORT", "auto", ["auto", "json2", "jsonrpc", "xmlrpc"]),
-      login: text2(env, "ERP_LOGIN", ""),
-      apiGroup: text2(env, "ERP_API_GROUP", "ops_api.group_api_user"),
+      transport: oneOf(env, "ERP_TRANSPORT"),
+      login: text2(env, "ERP_LOGIN"),
+      apiGroup: text2(env, "ERP_API_GROUP"),
       publicUrl: url(env, "ERP_PUBLIC_URL", erpUrl),
-      urlTemplate: text2(env, "ERP_URL_TEMPLATE", "{erp_public_url}/web#id={id}&model={model}&view_type=form"),
+      urlTemplate: text2(env, "ERP_URL_TEMPLATE"),
       timeoutMs: erpTimeoutMs,
-      maxConcurrency: integer(env, "ERP_MAX_CONCURRENCY", 32, 1, 1e4),
-      maxQueue: integer(env, "ERP_MAX_QUEUE", 256, 0, 1e5),
-      maxAnswerBytes: integer(env, "ERP_MAX_ANSWER_BYTES", 16 * 1024 * 1024, 65536, 256 * 1024 * 1024)
+      maxConcurrency: integer(env, "ERP_MAX_CONCURRENCY"),
+      maxQueue: integer(env, "ERP_MAX_QUEUE"),
+      maxAnswerBytes: integer(env, "ERP_MAX_ANSWER_BYTES")
     },
     memoryBudgetBytes,
     cache: {
-      defaultTtlS: integer(env, "CACHE_DEFAULT_TTL_S", 0, 0, MAX_CACHE_SECONDS),
-      defaultStaleS: integer(env, "CACHE_DEFAULT_STALE_S", 0, 0, MAX_CACHE_SECONDS),
-      maxTtlS: integer(env, "CACHE_MAX_TTL_S", 300, 0, MAX_CACHE_SECONDS),
+      defaultTtlS: integer(env, "CACHE_DEFAULT_TTL_S"),
+      defaultStaleS: integer(env, "CACHE_DEFAULT_STALE_S"),
+      maxTtlS: integer(env, "CACHE_MAX_TTL_S"),
       // At most half the budget: the answers in flight always keep the other half.
-      maxBytes: integer(env, "CACHE_MAX_BYTES", Math.min(32 * 1024 * 1024, Math.floor(memoryBudgetBytes / 4)), 0, Math.floor(memoryBudgetBytes / 2))
+      maxBytes: integer(env, "CACHE_MAX_BYTES", { fallback: Math.min(32 * 1024 * 1024, Math.floor(memoryBudgetBytes / 4)), max: Math.floor(memoryBudgetBytes / 2) })
     },
     auth: {
-      cacheTtlMs: integer(env, "AUTH_CACHE_TTL_MS", 6e4, 0, 36e5),
-      cacheMaxEntries: integer(env, "AUTH_CACHE_MAX_ENTRIES", 1e4, 1, 1e6),
-      negativeTtlMs: integer(env, "AUTH_NEGATIVE_TTL_MS", 5e3, 0, 6e5),
-      failureLimit: integer(env, "AUTH_FAILURE_LIMIT", 20, 1, 1e6),
-      failureWindowMs: integer(env, "AUTH_FAILURE_WINDOW_MS", 6e4, 1e3, 36e5),
-      checkLimit: integer(env, "AUTH_CHECK_LIMIT", 300, 1, 1e7)
+      cacheTtlMs: integer(env, "AUTH_CACHE_TTL_MS"),
+      cacheMaxEntries: integer(env, "AUTH_CACHE_MAX_ENTRIES"),
+      negativeTtlMs: integer(env, "AUTH_NEGATIVE_TTL_MS"),
+      failureLimit: integer(env, "AUTH_FAILURE_LIMIT"),
+      failureWindowMs: integer(env, "AUTH_FAILURE_WINDOW_MS"),
+      checkLimit: integer(env, "AUTH_CHECK_LIMIT")
     },
-    requestTimeoutMs: integer(env, "REQUEST_TIMEOUT_MS", erpTimeoutMs, 100, 6e5),
-    clientWriteTimeoutMs: integer(env, "CLIENT_WRITE_TIMEOUT_MS", 1e4, 1e3, 6e5),
+    requestTimeoutMs: integer(env, "REQUEST_TIMEOUT_MS", { fallback: erpTimeoutMs }),
+    clientWriteTimeoutMs: integer(env, "CLIENT_WRITE_TIMEOUT_MS"),
     rateLimit: rateLimit(env),
     redis: redis(env),
     workers: workers(env, "WORKERS"),
     export: {
-      maxRows: integer(env, "EXPORT_MAX_ROWS", 1e6, 1, 1e8),
-      pageSize: integer(env, "EXPORT_PAGE_SIZE", 1e3, 10, 1e4)
+      maxRows: integer(env, "EXPORT_MAX_ROWS"),
+      pageSize: integer(env, "EXPORT_PAGE_SIZE")
     },
-    changesSettleMs: integer(env, "CHANGES_SETTLE_MS", 1e4, 0, 36e5),
+    changesSettleMs: integer(env, "CHANGES_SETTLE_MS"),
     corsOrigins: origins(env, "CORS_ORIGINS"),
     trustProxy: trustProxy(env, "TRUST_PROXY"),
-    logLevel: oneOf(env, "LOG_LEVEL", "info", ["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
+    logLevel: oneOf(env, "LOG_LEVEL"),
     metrics: metricsListener(env, host, port),
-    tracing: env["OTEL_EXPORTER_OTLP_ENDPOINT"]?.trim() ? { endpoint: url(env, "OTEL_EXPORTER_OTLP_ENDPOINT"), serviceName: text2(env, "OTEL_SERVICE_NAME", "ops-data-gateway") } : void 0,
+    tracing: given(env, "OTEL_EXPORTER_OTLP_ENDPOINT") ? { endpoint: url(env, "OTEL_EXPORTER_OTLP_ENDPOINT"), serviceName: text2(env, "OTEL_SERVICE_NAME") } : void 0,
     compression: {
-      enabled: oneOf(env, "COMPRESSION", "on", ["on", "off"]) === "on",
-      minBytes: integer(env, "COMPRESSION_MIN_BYTES", 1024, 0, 64 * 1024 * 1024)
+      enabled: oneOf(env, "COMPRESSION") === "on",
+      minBytes: integer(env, "COMPRESSION_MIN_BYTES")
     },
     driftCheck: {
-      mode: oneOf(env, "DRIFT_CHECK", "warn", ["warn", "fail", "off"]),
-      key: env["ERP_CHECK_KEY"]?.trim() || void 0
+      mode: oneOf(env, "DRIFT_CHECK"),
+      key: given(env, "ERP_CHECK_KEY")
     }
   };
   if (config.erp.transport !== "json2" && config.erp.transport !== "auto" && !config.erp.login)
@@ -57922,35 +61699,39 @@ function loadConfig(env) {
   if (!config.erp.urlTemplate.includes("{id}")) throw new ConfigError("ERP_URL_TEMPLATE", "must contain '{id}'");
   return deepFreeze12(config);
 }
-var COST_KINDS = ["list", "counted_list", "detail", "not_modified", "cached"];
 function rateLimit(env) {
-  if (!env["RATE_LIMIT_POINTS"]?.trim()) {
+  if (!given(env, "RATE_LIMIT_POINTS")) {
     for (const name of ["RATE_LIMIT_WINDOW_SECONDS", "RATE_LIMIT_COSTS"])
-      if (env[name]?.trim()) throw new ConfigError(name, "has no effect without RATE_LIMIT_POINTS (per-key limits are off unless it is set)");
+      if (given(env, name)) throw new ConfigError(name, "has no effect without RATE_LIMIT_POINTS (per-key limits are off unless it is set)");
     return void 0;
   }
-  const points = integer(env, "RATE_LIMIT_POINTS", 0, 1, 1e8);
-  const windowSeconds = integer(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86400);
-  const costs = { list: 1, counted_list: 1, detail: 1, not_modified: 1, cached: 1 };
-  const raw = env["RATE_LIMIT_COSTS"]?.trim();
-  for (const pair of raw ? raw.split(",") : []) {
+  const points = integer(env, "RATE_LIMIT_POINTS");
+  const windowSeconds = integer(env, "RATE_LIMIT_WINDOW_SECONDS");
+  const costs = {};
+  const raw = given(env, "RATE_LIMIT_COSTS");
+  for (const pair of [...SETTINGS.RATE_LIMIT_COSTS.default.split(","), ...raw ? raw.split(",") : []]) {
     const match = /^\s*([a-z_]+)\s*=\s*([0-9]{1,9})\s*$/.exec(pair);
     const kind = match?.[1];
     if (!match || !kind || !COST_KINDS.includes(kind))
       throw new ConfigError("RATE_LIMIT_COSTS", `must be kind=points pairs, comma-separated, kinds ${COST_KINDS.join(", ")} (got '${pair.trim()}')`);
     costs[kind] = Number(match[2]);
   }
-  for (const kind of ["list", "counted_list", "detail"]) {
-    if (costs[kind] < 1 || costs[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost from 1 to RATE_LIMIT_POINTS (${points}) (got ${costs[kind]})`);
+  const cost = (kind) => {
+    const points2 = costs[kind];
+    if (points2 === void 0) throw new Error(`settings.ts: RATE_LIMIT_COSTS declares no default for ${kind}`);
+    return points2;
+  };
+  const charged = Object.fromEntries(COST_KINDS.map((kind) => [kind, cost(kind)]));
+  for (const kind of REQUEST_COSTS) {
+    if (charged[kind] < 1 || charged[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost from 1 to RATE_LIMIT_POINTS (${points}) (got ${charged[kind]})`);
   }
-  for (const kind of ["not_modified", "cached"])
-    if (costs[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
-  return { points, windowSeconds, costs };
+  for (const kind of ANSWER_COSTS) if (charged[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
+  return { points, windowSeconds, costs: charged };
 }
 function redis(env) {
-  const raw = env["REDIS_URL"]?.trim();
+  const raw = given(env, "REDIS_URL");
   if (!raw) {
-    for (const name of ["REDIS_TIMEOUT_MS", "REDIS_KEY_PREFIX"]) if (env[name]?.trim()) throw new ConfigError(name, "has no effect without REDIS_URL");
+    for (const name of ["REDIS_TIMEOUT_MS", "REDIS_KEY_PREFIX"]) if (given(env, name)) throw new ConfigError(name, "has no effect without REDIS_URL");
     return void 0;
   }
   let parsed;
@@ -57961,27 +61742,29 @@ function redis(env) {
   }
   if (!parsed || parsed.protocol !== "redis:" && parsed.protocol !== "rediss:" || !parsed.hostname)
     throw new ConfigError("REDIS_URL", `must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379/0 (got '${raw.replace(/\/\/[^/@]*@/, "//\u2026@")}')`);
-  const keyPrefix = text2(env, "REDIS_KEY_PREFIX", "odg:");
+  const keyPrefix = text2(env, "REDIS_KEY_PREFIX");
   if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(keyPrefix)) throw new ConfigError("REDIS_KEY_PREFIX", `must be 1 to 64 letters, digits or ':_.-' (got '${keyPrefix}')`);
-  return { url: raw, timeoutMs: integer(env, "REDIS_TIMEOUT_MS", 200, 5, 1e4), keyPrefix };
+  return { url: raw, timeoutMs: integer(env, "REDIS_TIMEOUT_MS"), keyPrefix };
 }
 function workers(env, name) {
-  const raw = env[name]?.trim();
-  if (!raw) return 1;
+  const { default: fallback, min, max } = SETTINGS[name];
+  const raw = given(env, name);
+  if (!raw) return fallback;
   if (raw === "auto") return (0, import_node_os.availableParallelism)();
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > 256) throw new ConfigError(name, `must be 'auto' (one per CPU) or an integer from 1 to 256 (got '${raw}')`);
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw new ConfigError(name, `must be 'auto' (one per CPU) or an integer from ${min} to ${max} (got '${raw}')`);
   return Number(raw);
 }
 function metricsListener(env, publicHost, publicPort) {
-  if (!env["METRICS_PORT"]?.trim()) return void 0;
-  const port = integer(env, "METRICS_PORT", 0, 0, 65535);
-  const host = text2(env, "METRICS_HOST", "127.0.0.1");
+  if (!given(env, "METRICS_PORT")) return void 0;
+  const port = integer(env, "METRICS_PORT");
+  const host = text2(env, "METRICS_HOST");
   if (port !== 0 && port === publicPort && (host === publicHost || host === "0.0.0.0" || publicHost === "0.0.0.0" || host === "::" || publicHost === "::"))
     throw new ConfigError("METRICS_PORT", `must differ from PORT (${publicPort}): metrics are never served on the public port`);
   return { host, port };
 }
 function origins(env, name) {
-  const raw = env[name]?.trim();
+  const raw = given(env, name);
   if (!raw) return [];
   return raw.split(",").map((origin) => {
     const value = origin.trim();
@@ -57995,8 +61778,8 @@ function origins(env, name) {
   });
 }
 function trustProxy(env, name) {
-  const raw = env[name]?.trim();
-  if (!raw || raw === "false") return false;
+  const raw = given(env, name) ?? SETTINGS[name].default;
+  if (raw === "false") return false;
   if (raw === "true")
     throw new ConfigError(name, "must not be 'true' (it trusts the client's own X-Forwarded-For): give the number of proxies in front (e.g. 1) or their addresses or subnets");
   if (/^[0-9]+$/.test(raw)) return Number(raw);
@@ -58023,7 +61806,10 @@ function driftFailureLines(problems) {
   ];
 }
 
-// runtime/http/graceful-close.ts
+// runtime/main.ts
+init_erp_error();
+
+// runtime/server/graceful-close.ts
 function createGracefulCloser(server) {
   const bySocket = /* @__PURE__ */ new Map();
   let closing = false;
@@ -58062,22 +61848,23 @@ function createGracefulCloser(server) {
   };
 }
 
-// runtime/http/harden-server.ts
+// runtime/server/harden-server.ts
 var import_node_http2 = require("node:http");
 
-// runtime/http/stalled-writers.ts
+// runtime/server/stalled-writers.ts
 var SWEEP_MS = 1e3;
 function dropStalledWriters(server, stallMs) {
   const sockets = /* @__PURE__ */ new Map();
   server.on("connection", (socket) => {
-    sockets.set(socket, { written: 0, since: 0 });
+    sockets.set(socket, { sent: 0, since: 0 });
     socket.once("close", () => sockets.delete(socket));
   });
   const sweep = setInterval(() => {
     const now = performance.now();
     for (const [socket, progress] of sockets) {
-      if (socket.writableLength === 0 || socket.bytesWritten !== progress.written) {
-        progress.written = socket.bytesWritten;
+      const sent = bytesTaken(socket);
+      if (socket.writableLength === 0 || sent !== progress.sent) {
+        progress.sent = sent;
         progress.since = now;
       } else if (now - progress.since >= stallMs) {
         socket.destroy();
@@ -58087,8 +61874,15 @@ function dropStalledWriters(server, stallMs) {
   sweep.unref();
   server.once("close", () => clearInterval(sweep));
 }
+function bytesTaken(socket) {
+  const internals = socket;
+  const dispatched = internals._bytesDispatched;
+  const held2 = internals._handle?.writeQueueSize;
+  if (typeof dispatched === "number" && typeof held2 === "number") return dispatched - held2;
+  return socket.bytesWritten - socket.writableLength;
+}
 
-// runtime/http/harden-server.ts
+// runtime/server/harden-server.ts
 var TOO_LARGE = /* @__PURE__ */ new Set(["HPE_HEADER_OVERFLOW", "HPE_URI_OVERFLOW"]);
 var HEADERS_TIMEOUT_MS = 1e4;
 var KEEP_ALIVE_TIMEOUT_MS = 5e3;
@@ -58233,16 +62027,16 @@ async function main() {
   }
   const output = bufferedStdout();
   const root = createLogger(config.logLevel, output);
-  if (config.workers > 1 && import_node_cluster2.default.isPrimary) {
+  if (config.workers > 1 && import_node_cluster3.default.isPrimary) {
     if (config.metrics) serveMetrics(loadClusterMetrics().createClusterMetricsServer(), config.metrics, root);
     runPrimary(config, root, () => output.flush());
     return;
   }
-  const logger = import_node_cluster2.default.isWorker ? root.child({ worker: import_node_cluster2.default.worker?.id, pid: process.pid }) : root;
+  const logger = import_node_cluster3.default.isWorker ? root.child({ worker: import_node_cluster3.default.worker?.id, pid: process.pid }) : root;
   const tracing = config.tracing ? startTracing(config.tracing) : void 0;
-  const { app, drift, metrics, shared } = createApp(config, { logger, tracing });
+  const { app, erp, drift, metrics, shared } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
-    if (import_node_cluster2.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
+    if (import_node_cluster3.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
     else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
   }
   const server = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
@@ -58260,6 +62054,12 @@ async function main() {
       "gateway listening"
     );
     output.flush();
+    erp.connect().then(
+      ({ transport, version }) => logger.info({ transport: transport.name, erp_version: version.text }, "ERP reached"),
+      (error) => {
+        if (!(error instanceof ErpTransportMissing)) logger.warn({ erp_error: erpErrorSummary(error) }, "ERP not reachable at start-up: asked again on the next request");
+      }
+    );
     drift.start((problems) => {
       for (const line of driftFailureLines(problems)) process.stderr.write(`ops-data-gateway: ${line}
 `);
@@ -58274,7 +62074,7 @@ async function main() {
   });
   const closer = createGracefulCloser(server);
   let stopping = false;
-  const stop = (signal) => {
+  const stop = (signal, refused = false) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
@@ -58283,7 +62083,7 @@ async function main() {
       await tracing?.shutdown().catch(() => void 0);
       if (cut) logger.warn({ answers_cut: cut }, "shutdown cut answers not yet read by their clients");
       output.flush();
-      process.exit(cut ? 1 : 0);
+      process.exit(cut || refused ? 1 : 0);
     });
     setTimeout(() => {
       logger.warn({ answers_cut: closer.inFlight }, "shutdown deadline reached with answers still in flight");
@@ -58293,6 +62093,12 @@ async function main() {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  erp.onRefusal((refusal) => {
+    if (stopping) return;
+    process.stderr.write(`ops-data-gateway: ${refusal.message}
+`);
+    stop("ERP settings refused", true);
+  });
 }
 function withoutCredentials(url2) {
   const parsed = new URL(url2);

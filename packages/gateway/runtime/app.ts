@@ -6,8 +6,8 @@ import express, { type Express } from 'express';
 import { hash } from 'node:crypto';
 import { DOCS_PAGE_CSP, DOCS_PAGE_HTML, LLMS_TXT } from '../generated/docs-assets';
 import openapi from '../generated/openapi.json';
-import { DOMAIN_ROUTERS, RESOURCES } from '../generated/routers';
-import { Authenticator } from './auth';
+import { DOMAIN_ROUTES, RESOURCES } from '../generated/routers';
+import { Authenticator } from './admission/auth';
 import type { CacheStore } from './cache/cache-store';
 import { MemoryCacheStore } from './cache/memory-store';
 import { RedisCacheStore } from './cache/redis-cache-store';
@@ -18,22 +18,23 @@ import { DriftMonitor } from './drift/drift-monitor';
 import { Exporter } from './export/exporter';
 import { ErpClient } from './erp/erp-client';
 import { erpErrorSummary } from './erp/erp-error';
-import { MemoryBudget } from './erp/memory-budget';
+import { MemoryBudget } from './admission/memory-budget';
 import type { ErpCall } from './erp/transport';
-import { AuthFailureLimit } from './http/auth-failure-limit';
+import { AuthFailureLimit } from './admission/auth-failure-limit';
 import { cors } from './http/cors';
-import { EXACT_APP_SETTINGS, exactRouter, noRoute } from './http/exact-routing';
-import { KeyRateLimit } from './http/key-rate-limit';
+import { EXACT_APP_SETTINGS, noRoute } from './http/exact-routing';
+import { KeyRateLimit } from './admission/key-rate-limit';
 import { createDocsRouter, openApiWithServer, withBaseUrl } from './http/docs-routes';
-import { createErrorHandler } from './http/error-handler';
+import { createErrorHandler, sendError } from './http/error-handler';
 import { createHealthRouter, HEALTH_PATHS } from './http/health-routes';
 import { methodNotAllowed } from './http/method-not-allowed';
 import { noStore, unconditional } from './http/no-store';
-import { requestDeadline } from './http/request-deadline';
+import { requestDeadline } from './admission/request-deadline';
 import { requestLog } from './http/request-log';
 import { refuseMisshapenRequests } from './http/request-shape';
 import { parseQueryString } from './http/strict-query';
-import { createResourceHandlers } from './http/resource-handlers';
+import { createResourceHandlers } from './data-routes/guard';
+import { createDataRouter, dataPathMatcher } from './data-routes/route-table';
 import type { Logger } from './log';
 import { createMcpRouter, MCP_PATH } from './mcp/mcp-endpoint';
 import { buildInfo } from './telemetry/build-info';
@@ -96,7 +97,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const urlFor = recordUrls(config.erp.urlTemplate, config.erp.publicUrl);
   drift = new DriftMonitor({ mode: config.driftCheck.mode, checkKey: config.driftCheck.key, erp, log, resources: RESOURCES });
   const gapsOf = drift.gapsOf.bind(drift);
-  const reader = new ResourceReader(erp, log, urlFor, config.auth.cacheTtlMs, gapsOf);
+  const reader = new ResourceReader(erp, log, urlFor, auth, config.auth.cacheTtlMs, gapsOf);
   const shared = config.redis && new SharedRedis(config.redis, log);
   const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs, config.auth.checkLimit, shared);
   const keyLimit = config.rateLimit && new KeyRateLimit(config.rateLimit, shared, metrics && (() => metrics.rateLimitRefusals.inc()));
@@ -119,10 +120,10 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
     { drift, keyLimit, compression: config.compression, cache, onRefreshError, tracing },
   );
 
-  const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
+  const isDataPath = dataPathMatcher('/api/v1', DOMAIN_ROUTES);
   const docs = ['/api/openapi.json', '/api/docs', '/api/llms.txt', '/llms.txt'];
-  /** The GET routes: a list, a detail (its parent is a list) or a document. */
-  const isServedPath = (path: string) => servedPaths.has(path) || servedPaths.has(path.replace(/\/[^/]+$/, '')) || docs.includes(path);
+  /** The GET routes: a data route (of any kind) or a document. */
+  const isServedPath = (path: string) => isDataPath(path) || docs.includes(path);
   const operational: readonly string[] = [MCP_PATH, ...Object.values(HEALTH_PATHS)];
   const isKnownPath = (path: string) => isServedPath(path) || operational.includes(path);
 
@@ -144,11 +145,9 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   app.use(methodNotAllowed(isServedPath));
   app.use(refuseMisshapenRequests());
   // The data API first: it is what nearly every request asks for, and Express tries mounted routers in order.
-  const api = exactRouter();
-  for (const { mount, create } of DOMAIN_ROUTERS) api.use(mount, create(handlers));
-  app.use('/api/v1', noStore(), requestDeadline(config.requestTimeoutMs), api);
+  app.use('/api/v1', noStore(), requestDeadline(config.requestTimeoutMs, sendError), createDataRouter(DOMAIN_ROUTES, handlers));
   // MCP for agents: each tool call is a GET of a data route above, through this same app.
-  app.use(createMcpRouter(app, auth, failures));
+  app.use(createMcpRouter(app, auth, failures, { budget, requestTimeoutMs: config.requestTimeoutMs, log }));
   app.use(
     '/api',
     createDocsRouter(

@@ -1,10 +1,13 @@
 /**
  * @module Configuration: read once from the environment, validated, defaulted, frozen. A wrong or
  * missing setting stops start-up with one line naming the variable. `process.env` is read nowhere
- * else. The README's configuration table lists the same variables.
+ * else. Each variable's default, bounds and description are declared once, in settings.ts (which
+ * the README's Configuration tables are held to); this module reads them from there.
  */
 
 import { availableParallelism } from 'node:os';
+import { ANSWER_COSTS, COST_KINDS, REQUEST_COSTS, type CostKind } from './route-kinds';
+import { SETTINGS, settingSpec, type SettingName } from './settings';
 
 export type TransportName = 'json2' | 'jsonrpc' | 'xmlrpc';
 
@@ -107,18 +110,8 @@ export interface GatewayConfig {
   };
 }
 
-/** What each kind of data request costs against its key's quota, in points (RATE_LIMIT_COSTS). */
-export interface RateLimitCosts {
-  /** A list page without its count (`total=false`): one ERP read. */
-  readonly list: number;
-  /** A list page with its count: two ERP calls, the count often the dearer. */
-  readonly counted_list: number;
-  readonly detail: number;
-  /** Charged instead once the answer turns out to be 304 Not Modified (nothing sent but headers). */
-  readonly not_modified: number;
-  /** Charged instead once the response cache answered (a 200 the ERP was not asked for). */
-  readonly cached: number;
-}
+/** What each kind of data request costs against its key's quota, in points (RATE_LIMIT_COSTS; the kinds: route-kinds.ts). */
+export type RateLimitCosts = Readonly<Record<CostKind, number>>;
 
 export interface RateLimitConfig {
   /** Points a key may spend per window. */
@@ -147,26 +140,39 @@ export class ConfigError extends Error {
   }
 }
 
-/** A day: the longest TTL or stale window the catalogue or the settings may give. */
-const MAX_CACHE_SECONDS = 86400;
-
 type Env = Readonly<Record<string, string | undefined>>;
 
-function text(env: Env, name: string, fallback?: string): string {
-  const value = env[name]?.trim();
+/** The variable's value, trimmed; undefined when unset or blank. */
+function given(env: Env, name: SettingName): string | undefined {
+  return env[name]?.trim() || undefined;
+}
+
+/** Its value, else `derived` (a default computed from another setting), else the declared default. */
+function text(env: Env, name: SettingName, derived?: string): string {
+  const value = given(env, name);
   if (value) return value;
-  if (fallback !== undefined) return fallback;
+  const fallback = derived ?? settingSpec(name).default;
+  if (fallback !== undefined) return String(fallback);
   throw new ConfigError(name, 'is required');
 }
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
+/** An integer within the declared bounds; `derived` gives a default or a ceiling computed from another setting. */
+function integer(env: Env, name: SettingName, derived: { readonly fallback?: number; readonly max?: number } = {}): number {
+  const spec = settingSpec(name);
+  const min = spec.min;
+  const max = derived.max ?? spec.max;
+  if (min === undefined || max === undefined) throw new Error(`settings.ts: ${name} declares no integer bounds`);
+  const raw = given(env, name);
+  if (!raw) {
+    const fallback = derived.fallback ?? spec.default;
+    if (typeof fallback === 'number') return fallback;
+    throw new ConfigError(name, 'is required');
+  }
   if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(name, `must be an integer from ${min} to ${max} (got '${raw}')`);
   return Number(raw);
 }
 
-function url(env: Env, name: string, fallback?: string): string {
+function url(env: Env, name: SettingName, fallback?: string): string {
   const value = text(env, name, fallback);
   let parsed: URL;
   try {
@@ -182,18 +188,24 @@ function url(env: Env, name: string, fallback?: string): string {
   return value.replace(/\/+$/, '');
 }
 
-function oneOf<T extends string>(env: Env, name: string, fallback: T, values: readonly T[]): T {
-  const value = (env[name]?.trim() || fallback) as T;
+type Settings = typeof SETTINGS;
+/** The settings that take one of a list of values. */
+type ChoiceName = { [K in keyof Settings]: Settings[K] extends { readonly values: readonly string[] } ? K : never }[keyof Settings];
+type ChoiceOf<N extends ChoiceName> = Extract<Settings[N], { readonly values: readonly string[] }>['values'][number];
+
+function oneOf<N extends ChoiceName>(env: Env, name: N): ChoiceOf<N> {
+  const { default: fallback, values } = SETTINGS[name] as { readonly default: string; readonly values: readonly string[] };
+  const value = given(env, name) ?? fallback;
   if (!values.includes(value)) throw new ConfigError(name, `must be one of ${values.join(', ')} (got '${value}')`);
-  return value;
+  return value as ChoiceOf<N>;
 }
 
 export function loadConfig(env: Env): GatewayConfig {
-  const host = text(env, 'HOST', '127.0.0.1');
-  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const host = text(env, 'HOST');
+  const port = integer(env, 'PORT');
   const erpUrl = url(env, 'ERP_URL');
-  const erpTimeoutMs = integer(env, 'ERP_TIMEOUT_MS', 10000, 100, 600000);
-  const memoryBudgetBytes = integer(env, 'MEMORY_BUDGET_BYTES', 96 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024);
+  const erpTimeoutMs = integer(env, 'ERP_TIMEOUT_MS');
+  const memoryBudgetBytes = integer(env, 'MEMORY_BUDGET_BYTES');
   const config: GatewayConfig = {
     host,
     port,
@@ -201,56 +213,54 @@ export function loadConfig(env: Env): GatewayConfig {
     erp: {
       url: erpUrl,
       database: text(env, 'ERP_DATABASE'),
-      transport: oneOf(env, 'ERP_TRANSPORT', 'auto', ['auto', 'json2', 'jsonrpc', 'xmlrpc'] as const),
-      login: text(env, 'ERP_LOGIN', ''),
-      apiGroup: text(env, 'ERP_API_GROUP', 'ops_api.group_api_user'),
+      transport: oneOf(env, 'ERP_TRANSPORT'),
+      login: text(env, 'ERP_LOGIN'),
+      apiGroup: text(env, 'ERP_API_GROUP'),
       publicUrl: url(env, 'ERP_PUBLIC_URL', erpUrl),
-      urlTemplate: text(env, 'ERP_URL_TEMPLATE', '{erp_public_url}/web#id={id}&model={model}&view_type=form'),
+      urlTemplate: text(env, 'ERP_URL_TEMPLATE'),
       timeoutMs: erpTimeoutMs,
-      maxConcurrency: integer(env, 'ERP_MAX_CONCURRENCY', 32, 1, 10000),
-      maxQueue: integer(env, 'ERP_MAX_QUEUE', 256, 0, 100000),
-      maxAnswerBytes: integer(env, 'ERP_MAX_ANSWER_BYTES', 16 * 1024 * 1024, 65536, 256 * 1024 * 1024),
+      maxConcurrency: integer(env, 'ERP_MAX_CONCURRENCY'),
+      maxQueue: integer(env, 'ERP_MAX_QUEUE'),
+      maxAnswerBytes: integer(env, 'ERP_MAX_ANSWER_BYTES'),
     },
     memoryBudgetBytes,
     cache: {
-      defaultTtlS: integer(env, 'CACHE_DEFAULT_TTL_S', 0, 0, MAX_CACHE_SECONDS),
-      defaultStaleS: integer(env, 'CACHE_DEFAULT_STALE_S', 0, 0, MAX_CACHE_SECONDS),
-      maxTtlS: integer(env, 'CACHE_MAX_TTL_S', 300, 0, MAX_CACHE_SECONDS),
+      defaultTtlS: integer(env, 'CACHE_DEFAULT_TTL_S'),
+      defaultStaleS: integer(env, 'CACHE_DEFAULT_STALE_S'),
+      maxTtlS: integer(env, 'CACHE_MAX_TTL_S'),
       // At most half the budget: the answers in flight always keep the other half.
-      maxBytes: integer(env, 'CACHE_MAX_BYTES', Math.min(32 * 1024 * 1024, Math.floor(memoryBudgetBytes / 4)), 0, Math.floor(memoryBudgetBytes / 2)),
+      maxBytes: integer(env, 'CACHE_MAX_BYTES', { fallback: Math.min(32 * 1024 * 1024, Math.floor(memoryBudgetBytes / 4)), max: Math.floor(memoryBudgetBytes / 2) }),
     },
     auth: {
-      cacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 60000, 0, 3600000),
-      cacheMaxEntries: integer(env, 'AUTH_CACHE_MAX_ENTRIES', 10000, 1, 1000000),
-      negativeTtlMs: integer(env, 'AUTH_NEGATIVE_TTL_MS', 5000, 0, 600000),
-      failureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1000000),
-      failureWindowMs: integer(env, 'AUTH_FAILURE_WINDOW_MS', 60000, 1000, 3600000),
-      checkLimit: integer(env, 'AUTH_CHECK_LIMIT', 300, 1, 10000000),
+      cacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS'),
+      cacheMaxEntries: integer(env, 'AUTH_CACHE_MAX_ENTRIES'),
+      negativeTtlMs: integer(env, 'AUTH_NEGATIVE_TTL_MS'),
+      failureLimit: integer(env, 'AUTH_FAILURE_LIMIT'),
+      failureWindowMs: integer(env, 'AUTH_FAILURE_WINDOW_MS'),
+      checkLimit: integer(env, 'AUTH_CHECK_LIMIT'),
     },
-    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', erpTimeoutMs, 100, 600000),
-    clientWriteTimeoutMs: integer(env, 'CLIENT_WRITE_TIMEOUT_MS', 10000, 1000, 600000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', { fallback: erpTimeoutMs }),
+    clientWriteTimeoutMs: integer(env, 'CLIENT_WRITE_TIMEOUT_MS'),
     rateLimit: rateLimit(env),
     redis: redis(env),
     workers: workers(env, 'WORKERS'),
     export: {
-      maxRows: integer(env, 'EXPORT_MAX_ROWS', 1_000_000, 1, 100_000_000),
-      pageSize: integer(env, 'EXPORT_PAGE_SIZE', 1000, 10, 10_000),
+      maxRows: integer(env, 'EXPORT_MAX_ROWS'),
+      pageSize: integer(env, 'EXPORT_PAGE_SIZE'),
     },
-    changesSettleMs: integer(env, 'CHANGES_SETTLE_MS', 10_000, 0, 3_600_000),
+    changesSettleMs: integer(env, 'CHANGES_SETTLE_MS'),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     trustProxy: trustProxy(env, 'TRUST_PROXY'),
-    logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    logLevel: oneOf(env, 'LOG_LEVEL'),
     metrics: metricsListener(env, host, port),
-    tracing: env['OTEL_EXPORTER_OTLP_ENDPOINT']?.trim()
-      ? { endpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'), serviceName: text(env, 'OTEL_SERVICE_NAME', 'ops-data-gateway') }
-      : undefined,
+    tracing: given(env, 'OTEL_EXPORTER_OTLP_ENDPOINT') ? { endpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'), serviceName: text(env, 'OTEL_SERVICE_NAME') } : undefined,
     compression: {
-      enabled: oneOf(env, 'COMPRESSION', 'on', ['on', 'off'] as const) === 'on',
-      minBytes: integer(env, 'COMPRESSION_MIN_BYTES', 1024, 0, 64 * 1024 * 1024),
+      enabled: oneOf(env, 'COMPRESSION') === 'on',
+      minBytes: integer(env, 'COMPRESSION_MIN_BYTES'),
     },
     driftCheck: {
-      mode: oneOf(env, 'DRIFT_CHECK', 'warn', ['warn', 'fail', 'off'] as const),
-      key: env['ERP_CHECK_KEY']?.trim() || undefined,
+      mode: oneOf(env, 'DRIFT_CHECK'),
+      key: given(env, 'ERP_CHECK_KEY'),
     },
   };
   if (config.erp.transport !== 'json2' && config.erp.transport !== 'auto' && !config.erp.login)
@@ -259,38 +269,42 @@ export function loadConfig(env: Env): GatewayConfig {
   return deepFreeze(config);
 }
 
-const COST_KINDS = ['list', 'counted_list', 'detail', 'not_modified', 'cached'] as const;
-
 function rateLimit(env: Env): RateLimitConfig | undefined {
-  if (!env['RATE_LIMIT_POINTS']?.trim()) {
-    for (const name of ['RATE_LIMIT_WINDOW_SECONDS', 'RATE_LIMIT_COSTS'])
-      if (env[name]?.trim()) throw new ConfigError(name, 'has no effect without RATE_LIMIT_POINTS (per-key limits are off unless it is set)');
+  if (!given(env, 'RATE_LIMIT_POINTS')) {
+    for (const name of ['RATE_LIMIT_WINDOW_SECONDS', 'RATE_LIMIT_COSTS'] as const)
+      if (given(env, name)) throw new ConfigError(name, 'has no effect without RATE_LIMIT_POINTS (per-key limits are off unless it is set)');
     return undefined;
   }
-  const points = integer(env, 'RATE_LIMIT_POINTS', 0, 1, 100000000);
-  const windowSeconds = integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400);
-  const costs: Record<(typeof COST_KINDS)[number], number> = { list: 1, counted_list: 1, detail: 1, not_modified: 1, cached: 1 };
-  const raw = env['RATE_LIMIT_COSTS']?.trim();
-  for (const pair of raw ? raw.split(',') : []) {
+  const points = integer(env, 'RATE_LIMIT_POINTS');
+  const windowSeconds = integer(env, 'RATE_LIMIT_WINDOW_SECONDS');
+  const costs: Partial<Record<CostKind, number>> = {};
+  // The declared default first, then the operator's pairs over it (kinds left out keep their default).
+  const raw = given(env, 'RATE_LIMIT_COSTS');
+  for (const pair of [...SETTINGS.RATE_LIMIT_COSTS.default.split(','), ...(raw ? raw.split(',') : [])]) {
     const match = /^\s*([a-z_]+)\s*=\s*([0-9]{1,9})\s*$/.exec(pair);
-    const kind = match?.[1] as (typeof COST_KINDS)[number] | undefined;
+    const kind = match?.[1] as CostKind | undefined;
     if (!match || !kind || !COST_KINDS.includes(kind))
       throw new ConfigError('RATE_LIMIT_COSTS', `must be kind=points pairs, comma-separated, kinds ${COST_KINDS.join(', ')} (got '${pair.trim()}')`);
     costs[kind] = Number(match[2]);
   }
-  for (const kind of ['list', 'counted_list', 'detail'] as const) {
+  const cost = (kind: CostKind): number => {
+    const points = costs[kind];
+    if (points === undefined) throw new Error(`settings.ts: RATE_LIMIT_COSTS declares no default for ${kind}`);
+    return points;
+  };
+  const charged = Object.fromEntries(COST_KINDS.map((kind) => [kind, cost(kind)])) as RateLimitCosts;
+  for (const kind of REQUEST_COSTS) {
     // Every request is charged something up front, and no kind may cost more than a whole window's points.
-    if (costs[kind] < 1 || costs[kind] > points) throw new ConfigError('RATE_LIMIT_COSTS', `${kind} must cost from 1 to RATE_LIMIT_POINTS (${points}) (got ${costs[kind]})`);
+    if (charged[kind] < 1 || charged[kind] > points) throw new ConfigError('RATE_LIMIT_COSTS', `${kind} must cost from 1 to RATE_LIMIT_POINTS (${points}) (got ${charged[kind]})`);
   }
-  for (const kind of ['not_modified', 'cached'] as const)
-    if (costs[kind] > points) throw new ConfigError('RATE_LIMIT_COSTS', `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
-  return { points, windowSeconds, costs };
+  for (const kind of ANSWER_COSTS) if (charged[kind] > points) throw new ConfigError('RATE_LIMIT_COSTS', `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
+  return { points, windowSeconds, costs: charged };
 }
 
 function redis(env: Env): RedisConfig | undefined {
-  const raw = env['REDIS_URL']?.trim();
+  const raw = given(env, 'REDIS_URL');
   if (!raw) {
-    for (const name of ['REDIS_TIMEOUT_MS', 'REDIS_KEY_PREFIX']) if (env[name]?.trim()) throw new ConfigError(name, 'has no effect without REDIS_URL');
+    for (const name of ['REDIS_TIMEOUT_MS', 'REDIS_KEY_PREFIX'] as const) if (given(env, name)) throw new ConfigError(name, 'has no effect without REDIS_URL');
     return undefined;
   }
   let parsed: URL | undefined;
@@ -301,31 +315,33 @@ function redis(env: Env): RedisConfig | undefined {
   }
   if (!parsed || (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') || !parsed.hostname)
     throw new ConfigError('REDIS_URL', `must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379/0 (got '${raw.replace(/\/\/[^/@]*@/, '//…@')}')`);
-  const keyPrefix = text(env, 'REDIS_KEY_PREFIX', 'odg:');
+  const keyPrefix = text(env, 'REDIS_KEY_PREFIX');
   if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(keyPrefix)) throw new ConfigError('REDIS_KEY_PREFIX', `must be 1 to 64 letters, digits or ':_.-' (got '${keyPrefix}')`);
-  return { url: raw, timeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 200, 5, 10000), keyPrefix };
+  return { url: raw, timeoutMs: integer(env, 'REDIS_TIMEOUT_MS'), keyPrefix };
 }
 
-function workers(env: Env, name: string): number {
-  const raw = env[name]?.trim();
-  if (!raw) return 1;
+function workers(env: Env, name: 'WORKERS'): number {
+  const { default: fallback, min, max } = SETTINGS[name];
+  const raw = given(env, name);
+  if (!raw) return fallback;
   if (raw === 'auto') return availableParallelism();
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > 256) throw new ConfigError(name, `must be 'auto' (one per CPU) or an integer from 1 to 256 (got '${raw}')`);
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw new ConfigError(name, `must be 'auto' (one per CPU) or an integer from ${min} to ${max} (got '${raw}')`);
   return Number(raw);
 }
 
 function metricsListener(env: Env, publicHost: string, publicPort: number): GatewayConfig['metrics'] {
-  if (!env['METRICS_PORT']?.trim()) return undefined;
-  const port = integer(env, 'METRICS_PORT', 0, 0, 65535);
-  const host = text(env, 'METRICS_HOST', '127.0.0.1');
+  if (!given(env, 'METRICS_PORT')) return undefined;
+  const port = integer(env, 'METRICS_PORT');
+  const host = text(env, 'METRICS_HOST');
   // The metrics name routes, models and the ERP version: they are for the operator, not the API's clients.
   if (port !== 0 && port === publicPort && (host === publicHost || host === '0.0.0.0' || publicHost === '0.0.0.0' || host === '::' || publicHost === '::'))
     throw new ConfigError('METRICS_PORT', `must differ from PORT (${publicPort}): metrics are never served on the public port`);
   return { host, port };
 }
 
-function origins(env: Env, name: string): string[] {
-  const raw = env[name]?.trim();
+function origins(env: Env, name: SettingName): string[] {
+  const raw = given(env, name);
   if (!raw) return [];
   return raw.split(',').map((origin) => {
     const value = origin.trim();
@@ -339,9 +355,9 @@ function origins(env: Env, name: string): string[] {
   });
 }
 
-function trustProxy(env: Env, name: string): false | number | string {
-  const raw = env[name]?.trim();
-  if (!raw || raw === 'false') return false;
+function trustProxy(env: Env, name: 'TRUST_PROXY'): false | number | string {
+  const raw = given(env, name) ?? SETTINGS[name].default;
+  if (raw === 'false') return false;
   // Express's `true` takes the left-most X-Forwarded-For entry, which the client itself writes: every
   // per-address limit would then be the client's to choose.
   if (raw === 'true')
@@ -369,5 +385,5 @@ export interface McpBridgeConfig {
 export function loadMcpBridgeConfig(env: Env): McpBridgeConfig {
   const apiKey = text(env, 'API_KEY');
   if (/\s/.test(apiKey)) throw new ConfigError('API_KEY', 'must be one word (the key alone, without "Bearer")');
-  return { gatewayUrl: url(env, 'GATEWAY_URL', 'http://127.0.0.1:8080'), apiKey };
+  return { gatewayUrl: url(env, 'GATEWAY_URL'), apiKey };
 }

@@ -4,7 +4,7 @@
  * written while a request is served carries its `request_id`.
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { currentScope } from './http/request-context';
+import { currentScope } from './request/request-context';
 
 export type { Logger };
 

@@ -11,8 +11,9 @@ import { createApp } from './app';
 import { runPrimary } from './cluster-primary';
 import { ConfigError, loadConfig, type GatewayConfig } from './config';
 import { driftFailureLines } from './drift/format-drift';
-import { createGracefulCloser } from './http/graceful-close';
-import { createGatewayServer } from './http/harden-server';
+import { erpErrorSummary, ErpTransportMissing } from './erp/erp-error';
+import { createGracefulCloser } from './server/graceful-close';
+import { createGatewayServer } from './server/harden-server';
 import { bufferedStdout, createLogger, type Logger } from './log';
 import { createMetricsServer } from './telemetry/metrics-server';
 import { startTracing, type Tracing } from './telemetry/tracing';
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
   const logger = cluster.isWorker ? root.child({ worker: cluster.worker?.id, pid: process.pid }) : root;
   // The OpenTelemetry SDK is loaded only when traces are asked for.
   const tracing: Tracing | undefined = config.tracing ? startTracing(config.tracing) : undefined;
-  const { app, drift, metrics, shared } = createApp(config, { logger, tracing });
+  const { app, erp, drift, metrics, shared } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
     // With WORKERS the primary serves one sum of every worker's numbers (cluster-metrics.ts).
     if (cluster.isWorker) loadClusterMetrics().answerPrimary(metrics);
@@ -63,6 +64,14 @@ async function main(): Promise<void> {
       'gateway listening',
     );
     output.flush();
+    // The ERP's version and transport, asked at once: an unreachable ERP is asked again by the first
+    // request (502 until it answers) and by /readyz (503).
+    erp.connect().then(
+      ({ transport, version }) => logger.info({ transport: transport.name, erp_version: version.text }, 'ERP reached'),
+      (error: unknown) => {
+        if (!(error instanceof ErpTransportMissing)) logger.warn({ erp_error: erpErrorSummary(error) }, 'ERP not reachable at start-up: asked again on the next request');
+      },
+    );
     // In the background: requests are served while the ERP is asked (DRIFT_CHECK=fail exits on drift).
     drift.start((problems) => {
       for (const line of driftFailureLines(problems)) process.stderr.write(`ops-data-gateway: ${line}\n`);
@@ -76,7 +85,8 @@ async function main(): Promise<void> {
   });
   const closer = createGracefulCloser(server);
   let stopping = false;
-  const stop = (signal: string) => {
+  /** `refused`: the settings do not fit the ERP; the process exits 1 once the requests in flight are answered. */
+  const stop = (signal: string, refused = false) => {
     // A worker may get the signal twice (from its primary and from the process group): it drains once.
     if (stopping) return;
     stopping = true;
@@ -88,7 +98,7 @@ async function main(): Promise<void> {
       // Exit status 1 when answers were cut: the clients concerned did not get what they asked for.
       if (cut) logger.warn({ answers_cut: cut }, 'shutdown cut answers not yet read by their clients');
       output.flush();
-      process.exit(cut ? 1 : 0);
+      process.exit(cut || refused ? 1 : 0);
     });
     setTimeout(() => {
       // Exit status 1: the deadline cut answers still being written (a client that stopped reading).
@@ -99,6 +109,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // A transport the ERP lacks is a setting to change, refused in one line as a wrong setting is, as soon
+  // as the ERP answers: at start-up, or later when it was unreachable then (requests in flight are
+  // answered 503 first).
+  erp.onRefusal((refusal) => {
+    if (stopping) return;
+    process.stderr.write(`ops-data-gateway: ${refusal.message}\n`);
+    stop('ERP settings refused', true);
+  });
 }
 
 /** An ERP URL may carry a user and password (`https://user:secret@erp...`): never logged. */

@@ -4,9 +4,17 @@
  *
  * Unreadable relations (interface spec, general rule 4): on Odoo, reading a field whose value comes
  * from a model the account cannot read fails the *whole* call with AccessError, even for a computed
- * field with no declared relation. So when a page read fails that way, the fields to blame are found
- * by halving the field list, remembered per account and model for the auth cache's lifetime, and
- * the page is read again without them; they are `null` in the answer and named in a warning.
+ * field with no declared relation. So when a page read fails with an AccessError naming another
+ * model, the fields to blame are found by halving the field list, remembered with the account's read
+ * right on the resource's model (auth.ts: forgotten with it), and the page is read again without
+ * them; they are `null` in the answer, named in `meta.unreadable_fields` and the
+ * `X-Unreadable-Fields` header (a client storing records can tell "could not read" from "empty"),
+ * and logged once per account, model and field set while remembered.
+ *
+ * A refusal naming the resource's own model (or no model) is not a field matter: the account has
+ * lost its read right on the model (the cached right is stale). It is passed on, a 403, and the
+ * handler forgets the cached right; nothing is learned from it, so the first request after the right
+ * is given back reads every field.
  *
  * Catalogue drift (DRIFT_CHECK=warn): fields the ERP no longer has are left out of the read and
  * answered as `null` too (`gapsOf`, from the drift check; logged once by the check, not per request).
@@ -14,7 +22,7 @@
 import type { Logger } from 'pino';
 import { ErpFault, ErpUnavailable } from './erp/erp-error';
 import type { ErpClient, ErpStats } from './erp/erp-client';
-import type { Principal } from './auth';
+import type { Principal, UnreadableMemory } from './admission/auth';
 import { notFound } from './errors';
 import { detailRequest, ERP_CONTEXT, erpFieldOf, listRequests, type PageRequest } from './erp-requests';
 import { NO_GAPS, type DriftGaps } from './drift/drift-gaps';
@@ -25,7 +33,13 @@ import { TtlCache } from './ttl-cache';
 
 export interface ListPage {
   readonly data: ApiRecord[];
-  readonly meta: { total?: number; next_since_id?: number | null };
+  readonly meta: { total?: number; next_since_id?: number | null; unreadable_fields?: string[] };
+}
+
+/** Mapped records, and the API fields answered `null` in them for want of a read right on another model. */
+export interface ReadRecords {
+  readonly records: ApiRecord[];
+  readonly unreadable: readonly string[];
 }
 
 interface PageRows {
@@ -34,18 +48,36 @@ interface PageRows {
   readonly unreadable: Map<string, string>;
 }
 
+/**
+ * The header naming the fields an answer holds as `null` for want of a read right (comma-separated
+ * API names; absent when there are none): on every data answer, JSON or export, as `meta.unreadable_fields`
+ * is in a JSON body.
+ */
+const UNREADABLE_FIELDS_HEADER = 'X-Unreadable-Fields';
+
+/** The header of `unreadable_fields`, or none. */
+export function unreadableFieldsHeader(fields: readonly string[]): Record<string, string> {
+  return fields.length ? { [UNREADABLE_FIELDS_HEADER]: fields.join(', ') } : {};
+}
+
+/** Bound of the log-once memory (accounts × resources × field sets warned about). */
+const WARNED_MAX_ENTRIES = 10000;
+
 export class ResourceReader {
-  /** `uid|model` → ERP fields that account cannot read on that model, with the model to blame. */
-  private readonly unreadableFields: TtlCache<string, ReadonlyMap<string, string>>;
+  /** `uid|model|fields` already warned about, for `rememberMs`: one log line per account, model and field set. */
+  private readonly warned: TtlCache<string, true>;
 
   constructor(
     private readonly erp: ErpClient,
     private readonly log: Logger,
     private readonly urlFor: (model: string, id: number) => string,
+    /** Keeps the fields learned unreadable with the account's read right on the model (auth.ts). */
+    private readonly memory: UnreadableMemory,
+    /** How long the unreadable-relation warning is not repeated (the authentication cache's TTL). */
     private readonly rememberMs: number,
     private readonly gapsOf: (resource: ResourceSpec) => DriftGaps = () => NO_GAPS,
   ) {
-    this.unreadableFields = new TtlCache(10000);
+    this.warned = new TtlCache(WARNED_MAX_ENTRIES);
   }
 
   async list(principal: Principal, resource: ResourceSpec, query: ListQuery, stats: ErpStats): Promise<ListPage> {
@@ -63,15 +95,16 @@ export class ResourceReader {
     const more = rows.length > query.limit;
     if (more) rows = rows.slice(0, query.limit);
     if (cursor) meta.next_since_id = more ? (rows[rows.length - 1]?.['id'] as number) : null;
-    const data = await this.toRecords(principal, resource, query.fields, rows, page.unreadable, stats);
-    return { data, meta };
+    const { records, unreadable } = await this.toRecords(principal, resource, query.fields, rows, page.unreadable, stats);
+    if (unreadable.length) meta.unreadable_fields = [...unreadable];
+    return { data: records, meta };
   }
 
   /**
    * The records of one ERP page, mapped: the building block of exports and of the change feed,
    * which read page after page with requests of their own.
    */
-  async records(principal: Principal, resource: ResourceSpec, fields: readonly FieldSpec[], request: PageRequest, stats: ErpStats): Promise<ApiRecord[]> {
+  async records(principal: Principal, resource: ResourceSpec, fields: readonly FieldSpec[], request: PageRequest, stats: ErpStats): Promise<ReadRecords> {
     const page = await this.readPage(principal, resource, fields, request, stats);
     return this.toRecords(principal, resource, fields, page.rows, page.unreadable, stats);
   }
@@ -86,11 +119,12 @@ export class ResourceReader {
     return expectCount(await this.call(principal, resource.model, 'search_count', null, { domain }, stats));
   }
 
-  async detail(principal: Principal, resource: ResourceSpec, id: number, query: DetailQuery, stats: ErpStats): Promise<ApiRecord> {
+  /** One record (404 when the account cannot see it), and the fields answered `null` in it for want of a right. */
+  async detail(principal: Principal, resource: ResourceSpec, id: number, query: DetailQuery, stats: ErpStats): Promise<{ record: ApiRecord; unreadable: readonly string[] }> {
     const page = await this.readPage(principal, resource, query.fields, detailRequest(resource, id, query), stats);
     if (page.rows.length === 0) throw notFound(`No ${resource.path} record with id ${id}.`);
-    const [record] = await this.toRecords(principal, resource, query.fields, page.rows, page.unreadable, stats);
-    return record as ApiRecord;
+    const { records, unreadable } = await this.toRecords(principal, resource, query.fields, page.rows, page.unreadable, stats);
+    return { record: records[0] as ApiRecord, unreadable };
   }
 
   private call(principal: Principal, model: string, method: string, ids: readonly number[] | null, kwargs: Record<string, unknown>, stats: ErpStats) {
@@ -100,8 +134,7 @@ export class ResourceReader {
   /** `search_read` of the page, leaving out (and reporting) the fields the account cannot read. */
   private async readPage(principal: Principal, resource: ResourceSpec, fields: readonly FieldSpec[], request: PageRequest, stats: ErpStats): Promise<PageRows> {
     const { fields: wanted, ...options } = request;
-    const cacheKey = `${principal.uid}|${resource.model}`;
-    let blocked = this.unreadableFields.get(cacheKey) ?? new Map<string, string>();
+    let blocked = this.memory.unreadableOn(principal, resource.model) ?? new Map<string, string>();
     const read = (erpFields: readonly string[]) => this.call(principal, resource.model, 'search_read', null, { ...options, fields: erpFields }, stats).then(expectRows);
     const missing = this.gapsOf(resource).erpFields;
     const readable = (f: string) => !blocked.has(f) && !missing.has(f);
@@ -109,14 +142,15 @@ export class ResourceReader {
     try {
       rows = await read(wanted.filter(readable));
     } catch (error) {
-      if (!isAccessError(error)) throw error;
+      if (!isRelationRefusal(error, resource)) throw error;
       const found = await this.findUnreadable(
+        resource,
         wanted.filter((f) => f !== 'id' && readable(f)),
         read,
       );
       if (found.size === 0) throw error;
       blocked = new Map([...blocked, ...found]);
-      this.unreadableFields.set(cacheKey, blocked, this.rememberMs);
+      this.memory.rememberUnreadable(principal, resource.model, blocked);
       rows = await read(wanted.filter(readable));
     }
     const unreadable = new Map<string, string>();
@@ -128,16 +162,20 @@ export class ResourceReader {
     return { rows, unreadable };
   }
 
-  /** The fields whose reading raises AccessError, by halving: each with the model the error names. */
-  private async findUnreadable(fields: readonly string[], read: (fields: readonly string[]) => Promise<unknown>): Promise<Map<string, string>> {
+  /**
+   * The fields whose reading raises an AccessError naming another model, by halving: each with that
+   * model. A refusal of the resource's own model on the way (the right was taken away meanwhile) ends
+   * the search: it is passed on, and nothing is learned.
+   */
+  private async findUnreadable(resource: ResourceSpec, fields: readonly string[], read: (fields: readonly string[]) => Promise<unknown>): Promise<Map<string, string>> {
     const found = new Map<string, string>();
     const probe = async (group: readonly string[]): Promise<void> => {
       try {
         await read(['id', ...group]);
       } catch (error) {
-        if (!isAccessError(error)) throw error;
+        if (!isRelationRefusal(error, resource)) throw error;
         if (group.length === 1) {
-          found.set(group[0] as string, (error as ErpFault).model ?? 'unknown');
+          found.set(group[0] as string, error.model);
           return;
         }
         const half = Math.ceil(group.length / 2);
@@ -155,16 +193,26 @@ export class ResourceReader {
     rows: readonly ErpRow[],
     unreadable: Map<string, string>,
     stats: ErpStats,
-  ): Promise<ApiRecord[]> {
+  ): Promise<ReadRecords> {
+    // No record, no null: an empty page names no field (what is remembered still holds for the next one).
+    if (rows.length === 0) return { records: [], unreadable: [] };
     const dropped = this.gapsOf(resource).apiFields;
-    const related = rows.length ? await this.readRelations(principal, fields, rows, unreadable, dropped, stats) : new Map();
-    if (unreadable.size > 0)
-      this.log.warn(
-        { resource: resource.path, fields: [...unreadable].map(([field, model]) => ({ field, model })) },
-        'unreadable relation: fields answered as null (the API account has no read right on their model)',
-      );
+    const related = await this.readRelations(principal, fields, rows, unreadable, dropped, stats);
+    if (unreadable.size > 0) this.warnOnce(principal, resource, unreadable);
     const map = this.mapperFor(resource, fields, new Set([...unreadable.keys(), ...dropped]));
-    return rows.map((row) => map(row, related) as ApiRecord);
+    return { records: rows.map((row) => map(row, related) as ApiRecord), unreadable: fields.filter((f) => unreadable.has(f.name)).map((f) => f.name) };
+  }
+
+  /** The unreadable-relation warning, once per account, model and field set while `rememberMs` lasts. */
+  private warnOnce(principal: Principal, resource: ResourceSpec, unreadable: ReadonlyMap<string, string>): void {
+    const fields = [...unreadable].map(([field, model]) => ({ field, model }));
+    const key = `${principal.uid}|${resource.model}|${fields
+      .map(({ field, model }) => `${field}:${model}`)
+      .sort()
+      .join(',')}`;
+    if (this.warned.get(key)) return;
+    if (this.rememberMs > 0) this.warned.set(key, true, this.rememberMs);
+    this.log.warn({ resource: resource.path, erp_uid: principal.uid, fields }, 'unreadable relation: fields answered as null (the API account has no read right on their model)');
   }
 
   /** Mappers are compiled once per field list (the full list is one shared array) and unreadable set. */
@@ -214,8 +262,8 @@ export class ResourceReader {
           const values = expectRows(await this.call(principal, group.comodel, 'read', [...group.ids], { fields: [group.field] }, stats));
           related.set(key, new Map(values.map((value) => [value['id'] as number, value[group.field]])));
         } catch (error) {
-          if (!isAccessError(error)) throw error;
-          for (const field of group.users) unreadable.set(field.name, (error as ErpFault).model ?? group.comodel);
+          if (!(error instanceof ErpFault && error.kind === 'access_error')) throw error;
+          for (const field of group.users) unreadable.set(field.name, error.model ?? group.comodel);
         }
       }),
     );
@@ -234,8 +282,14 @@ function expectCount(value: unknown): number {
   throw new ErpUnavailable('the ERP answered a count with something that is not a count');
 }
 
-function isAccessError(error: unknown): boolean {
-  return error instanceof ErpFault && error.kind === 'access_error';
+/**
+ * An AccessError naming a model other than the resource's: reading some field needs that model.
+ * A refusal naming the resource's own model, or none, is the account's right on the model (403).
+ */
+function isRelationRefusal(error: unknown, resource: ResourceSpec): error is ErpFault & { readonly model: string } {
+  if (!(error instanceof ErpFault && error.kind === 'access_error')) return false;
+  const model = error.model;
+  return model !== undefined && model !== resource.model;
 }
 
 function relatedIds(field: FieldSpec, row: ErpRow): number[] {

@@ -3,6 +3,7 @@
  * from. `generated/resources/<domain>.ts` holds one frozen `ResourceSpec` per resource; the runtime
  * holds no resource-specific knowledge of its own.
  */
+import type { RouteKind } from './route-kinds';
 
 type ApiType = 'integer' | 'string' | 'number' | 'boolean' | 'array';
 type StringFormat = 'date' | 'date-time';
@@ -65,12 +66,18 @@ export interface ScopeTerm {
 }
 
 /**
+ * JSON Schema of the raw query string of each kind's route (strings and repeated keys), for ajv:
+ * `listQuerySchema`, `detailQuerySchema`, one per kind of route-kinds.ts.
+ */
+export type QuerySchemas = { readonly [K in RouteKind as `${K}QuerySchema`]: object };
+
+/**
  * A resource as the runtime serves it. Generated specs are typed by the generated record type
  * (`RecordSpec<FleetVehiclesRecord>`): their field names are checked against it, and the mapper
  * gives records of that type, so code naming a field the catalogue renamed fails the type check.
  * Both parameters are covariant, so every generated spec is a plain `ResourceSpec`.
  */
-export interface ResourceSpec<Name extends string = string, R extends object = object> {
+export interface ResourceSpec<Name extends string = string, R extends object = object> extends QuerySchemas {
   /** Type only, never present: the record type the spec's mapper gives. */
   readonly recordType?: R;
   /** `fleet/vehicles`. */
@@ -91,10 +98,6 @@ export interface ResourceSpec<Name extends string = string, R extends object = o
    * says: the settings' defaults apply (runtime/cache/cache-policy.ts).
    */
   readonly cache?: { readonly ttlSeconds?: number; readonly staleSeconds?: number };
-  /** JSON Schema of the raw query string of the list route (strings and repeated keys), for ajv. */
-  readonly listQuerySchema: object;
-  /** JSON Schema of the raw query string of the detail route. */
-  readonly detailQuerySchema: object;
 }
 
 /** The spec of a resource whose records have the generated type `R`. */

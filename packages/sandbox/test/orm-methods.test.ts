@@ -147,8 +147,10 @@ describe('fields_get (reference 8.4)', () => {
         name: { store: false, searchable: true, sortable: true, required: false },
         email: { store: false, searchable: true, sortable: true, required: false },
       });
-      // Plain related: 17 cannot sort on it, 18/19 sort through the path.
-      expect(flags('purchase.order.line', ['currency_id'])).toEqual({ currency_id: { store: false, searchable: true, sortable: version >= 18, required: false } });
+      // Plain related: 17 cannot sort on it, 18/19 sort through the path; an order line's currency is
+      // stored by 17 and 18 (`store=True`), a column every version sorts on.
+      expect(flags('fleet.vehicle.log.services', ['currency_id'])).toEqual({ currency_id: { store: false, searchable: true, sortable: version >= 18, required: false } });
+      expect(flags('purchase.order.line', ['currency_id'])).toEqual({ currency_id: { store: version <= 18, searchable: true, sortable: true, required: false } });
       expect(flags('product.template.attribute.value', ['name'])).toEqual({ name: { store: false, searchable: true, sortable: version >= 18, required: false } });
       // Computed without a search method, and a one2many (stored, not a column).
       expect(flags('event.event', ['seats_available', 'registration_ids', 'seats_limited'])).toEqual({
@@ -157,10 +159,32 @@ describe('fields_get (reference 8.4)', () => {
         seats_limited: { store: true, searchable: true, sortable: true, required: true },
       });
       expect(flags('fleet.vehicle.model', ['brand_id'])).toEqual({ brand_id: { store: true, searchable: true, sortable: true, required: true } });
-      // Required in 17 only (company-dependent with a default since 18).
+      // Company-dependent: 17 keeps it in ir.property (required, not stored, not sortable); 18 in a JSON column.
       expect(flags('account.analytic.plan', ['default_applicability'])).toEqual({
-        default_applicability: { store: true, searchable: true, sortable: true, required: version === 17 },
+        default_applicability: { store: version >= 18, searchable: true, sortable: version >= 18, required: version === 17 },
       });
+    });
+
+    test(`${version} flags, selection values and labels as Odoo ${version} declares them`, () => {
+      const described = (model: string, field: string) =>
+        (boxes[version].call(model, 'fields_get', [[field], ['selection', 'required', 'readonly', 'store']]) as Record<string, Record<string, unknown>>)[field];
+      const keys = (model: string, field: string) => (described(model, field)!['selection'] as [string, string][]).map(([key]) => key);
+      const labelOf = (model: string, field: string, key: string) => (described(model, field)!['selection'] as [string, string][]).find(([k]) => k === key)?.[1];
+      const before19 = version <= 18;
+      // purchase/models/purchase_order.py: 17/18 lock an order in a `done` state; 19 has a `locked` flag instead.
+      expect(keys('purchase.order', 'state')).toEqual(['draft', 'sent', 'org_tribu', 'to approve', 'purchase', ...(before19 ? ['done'] : []), 'cancel']);
+      expect(labelOf('purchase.order', 'state', 'done')).toBe(before19 ? 'Locked' : undefined);
+      // stock/models/stock_location.py: 19 renamed the location types.
+      expect([labelOf('stock.location', 'usage', 'supplier'), labelOf('stock.location', 'usage', 'view'), labelOf('stock.location', 'usage', 'transit')]).toEqual(
+        before19 ? ['Vendor Location', 'View', 'Transit Location'] : ['Vendor', 'Virtual', 'Transit'],
+      );
+      // stock/models/stock_picking.py: `date_done` read-only before 19.
+      expect(described('stock.picking', 'date_done')).toMatchObject({ readonly: before19, required: false });
+      // uom/models/uom_uom.py: 17/18's ratio is set by hand and required; 19 computes it.
+      expect(described('uom.uom', 'factor')).toMatchObject({ readonly: !before19, required: before19, store: true });
+      // stock: an operation type's default locations are required since 18; a lot's company was required in 17.
+      expect(described('stock.picking.type', 'default_location_src_id')).toMatchObject({ required: version >= 18 });
+      expect(described('stock.lot', 'company_id')).toMatchObject({ required: version === 17 });
     });
   }
 });

@@ -232,10 +232,14 @@ describe('version-dependent _order and a many2one to the model itself', () => {
     for (const version of [17, 18] as const) expect(units[version].call('uom.uom', 'search', [[]])).toEqual(expected);
   });
 
-  test('17 drops a related field that is not inherited from an order; 18/19 sort through it', () => {
+  test('17 drops a related field that is neither inherited nor stored from an order; 18/19 sort through it', () => {
+    const services = (version: OdooVersion, order: string) => units[version].call('fleet.vehicle.log.services', 'search', [[]], { order, limit: 20 });
+    expect(services(17, 'currency_id, id')).toEqual(services(17, 'id'));
+    expect(services(19, 'currency_id desc, id')).toEqual(services(18, 'currency_id desc, id'));
+    // An order line's currency: stored by 17 and 18, related only in 19; all three sort on it.
     const lines = (version: OdooVersion, order: string) => units[version].call('purchase.order.line', 'search', [[]], { order, limit: 20 });
-    expect(lines(17, 'currency_id, id')).toEqual(lines(17, 'id'));
-    expect(lines(19, 'currency_id desc, id')).toEqual(lines(18, 'currency_id desc, id'));
+    expect(lines(17, 'currency_id desc, id')).toEqual(lines(19, 'currency_id desc, id'));
+    expect(lines(18, 'currency_id desc, id')).toEqual(lines(19, 'currency_id desc, id'));
     expect(units[17].call('res.users', 'search', [[]], { order: 'name desc, id' })).toEqual(units[19].call('res.users', 'search', [[]], { order: 'name desc, id' }));
   });
 });

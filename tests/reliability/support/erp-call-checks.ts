@@ -80,8 +80,10 @@ export function catalogueViolations(resource: ResourceSpec, calls: readonly ErpC
     const order = call.kwargs['order'];
     if (order !== undefined) {
       for (const term of String(order).split(',')) {
-        const m = /^\s*([a-z0-9_]+)(?:\s+(asc|desc))?\s*$/.exec(term);
-        if (!m || !allowed.orderFields.has(m[1] as string)) problems.push(`${where}: order term ${JSON.stringify(term)}`);
+        // A field, its direction, and the nulls clause the runtime puts on number fields: first ascending, last descending (query/parse-query.ts).
+        const m = /^\s*([a-z0-9_]+)(?:\s+(asc|desc))?(?:\s+nulls\s+(first|last))?\s*$/.exec(term);
+        const nullsRight = m?.[3] === undefined || m[3] === (m[2] === 'desc' ? 'last' : 'first');
+        if (!m || !allowed.orderFields.has(m[1] as string) || !nullsRight) problems.push(`${where}: order term ${JSON.stringify(term)}`);
       }
     }
   }

@@ -37,7 +37,8 @@ export function freePort(): Promise<number> {
 
 export async function startGatewayProcess(
   env: Readonly<Record<string, string>>,
-  startLimitMs = 15000,
+  /** Until /healthz answers: a second alone, but tens of seconds on a machine loaded by other suites. */
+  startLimitMs = 45000,
   /** The compiled entry point; another one than dist/'s, e.g. an installed release. */
   main = GATEWAY_MAIN,
 ): Promise<GatewayProcess> {

@@ -6,6 +6,7 @@
  * instead of stalling the run.
  */
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 
 export interface RawRequest {
   readonly method: string;
@@ -54,7 +55,10 @@ export class KeepAliveClient {
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('error', reject);
           res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
+            // Decoded as any HTTP client does: a generated Accept-Encoding may get a compressed answer.
+            const raw = Buffer.concat(chunks);
+            const coding = String(res.headers['content-encoding'] ?? '');
+            const text = (coding === 'gzip' ? gunzipSync(raw) : coding === 'br' ? brotliDecompressSync(raw) : raw).toString('utf8');
             let body: unknown = {};
             if (String(res.headers['content-type'] ?? '').includes('json') && text) {
               try {

@@ -92,7 +92,7 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
       name: 'holder',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -209,6 +209,10 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -293,7 +297,7 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       name: 'beneficiary',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -394,7 +398,7 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       name: 'handled_by',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -499,6 +503,10 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',
@@ -650,7 +658,7 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       type: 'array',
       items: 'string',
       nullable: false,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'x2many',
@@ -663,7 +671,7 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       name: 'assignee',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'x2many',
@@ -676,7 +684,7 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       name: 'requester',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -903,6 +911,10 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',

@@ -9,7 +9,7 @@ export interface ApprovalsApproversRecord {
   request_subject: string | null;
   /** Status of the approval request. */
   request_status: 'new' | 'pending' | 'approved' | 'refused' | 'cancel' | 'treated_paid' | null;
-  /** Approver (user). */
+  /** Approver (user). Personal data. */
   approver: string | null;
   /** Identifier of the approver (user). */
   approver_id: number | null;
@@ -37,7 +37,7 @@ export interface ApprovalsRequestLinesRecord {
   request_description: string | null;
   /** Status of the approval request. */
   request_status: 'new' | 'pending' | 'approved' | 'refused' | 'cancel' | 'treated_paid' | null;
-  /** Author of the approval request. */
+  /** Author of the approval request. Personal data. */
   author: string | null;
   /** Description of the line. */
   description: string | null;
@@ -77,11 +77,11 @@ export interface ApprovalsRequestsRecord {
   description: string | null;
   /** External reference of the request. */
   reference: string | null;
-  /** Author (owner) of the request. */
+  /** Author (owner) of the request. Personal data. */
   author: string | null;
   /** Identifier of the author (user). */
   author_id: number | null;
-  /** Person who entered the request, if different from the author. */
+  /** Person who entered the request, if different from the author. Personal data. */
   created_by: string | null;
   /** Status of the request. */
   status: 'new' | 'pending' | 'approved' | 'refused' | 'cancel' | 'treated_paid' | null;
@@ -95,11 +95,11 @@ export interface ApprovalsRequestsRecord {
   currency: string | null;
   /** Budget code charged. */
   budget_code: string | null;
-  /** Approver who takes the final decision. */
+  /** Approver who takes the final decision. Personal data. */
   final_approver: string | null;
   /** Identifiers of the circuit steps, to join with approvals/approvers. */
   approvers: number[];
-  /** Partner (contact) concerned by the request. */
+  /** Partner (contact) concerned by the request. Personal data. */
   partner: string | null;
   /** Location concerned by the request. */
   location: string | null;

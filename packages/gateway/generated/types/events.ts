@@ -31,11 +31,11 @@ export interface EventsEventsRecord {
   seats_taken: number | null;
   /** Seats still available (0 when unlimited). */
   seats_available: number | null;
-  /** Organizer of the event. */
+  /** Organizer of the event. Personal data. */
   organizer: string | null;
-  /** User responsible for the event. */
+  /** User responsible for the event. Personal data. */
   responsible: string | null;
-  /** Referent person of the event. */
+  /** Referent person of the event. Personal data. */
   referent: string | null;
   /** Origin of the event (internal or public request). */
   origin: 'internal' | 'public' | null;
@@ -69,7 +69,7 @@ export interface EventsRegistrationsRecord {
   email: string | null;
   /** Participant phone number. Personal data. */
   phone: string | null;
-  /** Contact who booked the registration. */
+  /** Contact who booked the registration. Personal data. */
   booked_by: string | null;
   /** Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled). */
   state: 'draft' | 'open' | 'done' | 'cancel' | null;
@@ -91,7 +91,7 @@ export interface EventsTasksRecord {
   name: string | null;
   /** The task is done. */
   done: boolean;
-  /** User assigned to the task. */
+  /** User assigned to the task. Personal data. */
   assignee: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;

@@ -17,7 +17,7 @@ export interface FleetAlertsRecord {
   state: 'pending' | 'handled' | 'late' | null;
   /** When the alert was handled. */
   handled_at: string | null;
-  /** Person who handled the alert. */
+  /** Person who handled the alert. Personal data. */
   handled_by: string | null;
   /** Notice days before the due date. */
   reminder_days: number | null;
@@ -37,7 +37,7 @@ export interface FleetFuelLogsRecord {
   vehicle: string | null;
   /** Identifier of the vehicle filled. */
   vehicle_id: number | null;
-  /** Driver at the time of the fill. */
+  /** Driver at the time of the fill. Personal data. */
   driver: string | null;
   /** Date and time of the fill. */
   date: string | null;
@@ -81,7 +81,7 @@ export interface FleetIncidentsRecord {
   vehicle: string | null;
   /** Identifier of the vehicle involved. */
   vehicle_id: number | null;
-  /** Driver at the time of the incident. */
+  /** Driver at the time of the incident. Personal data. */
   driver: string | null;
   /** Date of the incident. */
   date: string | null;
@@ -133,9 +133,9 @@ export interface FleetReservationsRecord {
   vehicle: string | null;
   /** Identifier of the vehicle reserved. */
   vehicle_id: number | null;
-  /** Driver. */
+  /** Driver. Personal data. */
   driver: string | null;
-  /** Person who made the request. */
+  /** Person who made the request. Personal data. */
   requester: string | null;
   /** Start of the reservation. */
   start: string | null;
@@ -157,7 +157,7 @@ export interface FleetReservationsRecord {
   origin: 'internal' | 'public' | null;
   /** State of the reservation. */
   state: 'draft' | 'pending' | 'approved' | 'in_progress' | 'done' | 'refused' | 'cancelled' | null;
-  /** Person who approved or refused the request. */
+  /** Person who approved or refused the request. Personal data. */
   approver: string | null;
   /** When the request was approved. */
   approved_at: string | null;
@@ -217,7 +217,7 @@ export interface FleetTripsRecord {
   vehicle: string | null;
   /** Identifier of the vehicle driven. */
   vehicle_id: number | null;
-  /** Driver. */
+  /** Driver. Personal data. */
   driver: string | null;
   /** Date of the trip. */
   date: string | null;
@@ -253,7 +253,7 @@ export interface FleetVehiclesRecord {
   model: string | null;
   /** Vehicle identification number (chassis). */
   vin: string | null;
-  /** Driver currently assigned. */
+  /** Driver currently assigned. Personal data. */
   driver: string | null;
   /** Number of seats. */
   seats: number | null;

@@ -13,7 +13,7 @@ export interface ItAssetsRecord {
   quantity: number | null;
   /** Stock location of the asset. */
   location: string | null;
-  /** Person holding the asset. */
+  /** Person holding the asset. Personal data. */
   holder: string | null;
   /** Lifecycle stage of the asset. */
   lifecycle: 'available' | 'assigned' | 'maintenance' | 'retired' | 'external' | null;
@@ -31,7 +31,7 @@ export interface ItConsumableMovesRecord {
   ticket_id: number | null;
   /** Number of the ticket. */
   ticket_number: string | null;
-  /** Person who received the consumable. */
+  /** Person who received the consumable. Personal data. */
   beneficiary: string | null;
   /** Consumable issued. */
   product: string | null;
@@ -47,7 +47,7 @@ export interface ItConsumableMovesRecord {
   state: 'out' | 'partial' | 'returned' | null;
   /** Date and time of issue. */
   date: string | null;
-  /** Technician who handled the move. */
+  /** Technician who handled the move. Personal data. */
   handled_by: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
@@ -69,11 +69,11 @@ export interface ItTicketsRecord {
   is_closed: boolean;
   /** Support team in charge. */
   team: string | null;
-  /** Assigned technicians. */
+  /** Assigned technicians. Personal data. */
   assignees: string[];
-  /** First assigned technician, or null (earlier listing). */
+  /** First assigned technician, or null (earlier listing). Personal data. */
   assignee: string | null;
-  /** Person who raised the ticket. */
+  /** Person who raised the ticket. Personal data. */
   requester: string | null;
   /** Email address of the requester. Personal data. */
   requester_email: string | null;

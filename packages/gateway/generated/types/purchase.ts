@@ -79,9 +79,9 @@ export interface PurchaseOrdersRecord {
   state: 'draft' | 'sent' | 'org_tribu' | 'to approve' | 'purchase' | 'cancel' | null;
   /** Billing status. */
   invoice_status: 'no' | 'to invoice' | 'invoiced' | null;
-  /** Buyer in charge of the order. */
+  /** Buyer in charge of the order. Personal data. */
   buyer: string | null;
-  /** Person who entered the order. */
+  /** Person who entered the order. Personal data. */
   author: string | null;
   /** Identifier of the person who entered the order (user). */
   author_id: number | null;

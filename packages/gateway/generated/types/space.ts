@@ -59,9 +59,9 @@ export interface SpaceMaintenancesRecord {
   state: 'planned' | 'in_progress' | 'done' | 'cancelled' | null;
   /** Kind of maintenance. */
   category: 'preventive' | 'curative' | 'cleaning' | 'other' | null;
-  /** Internal technician. */
+  /** Internal technician. Personal data. */
   technician: string | null;
-  /** External technician or contractor. */
+  /** External technician or contractor. Personal data. */
   external_technician: string | null;
   /** Prevents any reservation on the slot. */
   blocks_reservations: boolean;
@@ -95,13 +95,13 @@ export interface SpaceReservationsRecord {
   attendees_expected: number | null;
   /** Number of attendees actually present. */
   attendees_actual: number | null;
-  /** Person who requested the reservation. */
+  /** Person who requested the reservation. Personal data. */
   requester: string | null;
   /** Origin of the request (internal or public). */
   origin: 'internal' | 'public' | null;
   /** State of the reservation. */
   state: 'pending' | 'approved' | 'refused' | 'cancelled' | 'done' | null;
-  /** User who approved or refused the reservation. */
+  /** User who approved or refused the reservation. Personal data. */
   approver: string | null;
   /** Date and time of the approval. */
   approved_at: string | null;

@@ -15,15 +15,15 @@ export interface SprintBlockersRecord {
   sprint: string | null;
   /** Squad that is blocked. */
   squad: string | null;
-  /** Person in charge of following the blocker. */
+  /** Person in charge of following the blocker. Personal data. */
   owner: string | null;
-  /** Who can lift the blocker (person or body; free text). */
+  /** Who can lift the blocker (person or body; free text). Personal data. */
   unblocker: string | null;
-  /** Person to notify to lift the blocker. */
+  /** Person to notify to lift the blocker. Personal data. */
   unblocker_user: string | null;
   /** Where the blocker comes from. */
   origin: 'member' | 'feedback' | 'no_feedback' | null;
-  /** Person who reported the blocker. */
+  /** Person who reported the blocker. Personal data. */
   reported_by: string | null;
   /** Blocked since. */
   date_start: string | null;
@@ -129,7 +129,7 @@ export interface SprintMeasureReadingsRecord {
   unit: string | null;
   /** Comment on the reading. */
   note: string | null;
-  /** Person who recorded the reading. */
+  /** Person who recorded the reading. Personal data. */
   read_by: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;

@@ -9,7 +9,7 @@ export interface StockPickingsRecord {
   origin: string | null;
   /** Operation type (receipt, delivery, internal transfer). */
   picking_type: string | null;
-  /** Contact (vendor or recipient). */
+  /** Contact (vendor or recipient). Personal data. */
   partner: string | null;
   /** Location the goods leave. */
   source_location: string | null;

@@ -39,7 +39,7 @@ export interface TravelPerdiemRequestsRecord {
   trip_id: number | null;
   /** Reference of the trip concerned. */
   trip_reference: string | null;
-  /** User travelling. */
+  /** User travelling. Personal data. */
   traveler: string | null;
   /** Purpose of the mission. */
   mission_object: string | null;
@@ -83,7 +83,7 @@ export interface TravelPerdiemRequestsRecord {
   currency: string | null;
   /** Environment (site or programme area) charged. */
   environment: string | null;
-  /** User who validates the request. */
+  /** User who validates the request. Personal data. */
   validator: string | null;
   /** When the request was submitted. */
   submit_date: string | null;
@@ -175,7 +175,7 @@ export interface TravelTripsRecord {
   name: string | null;
   /** State of the trip. */
   state: 'draft' | 'pending' | 'planned' | 'in_progress' | 'done' | 'cancelled' | null;
-  /** User travelling. */
+  /** User travelling. Personal data. */
   traveler: string | null;
   /** Full name of the traveller. Personal data. */
   traveler_name: string | null;

@@ -7,7 +7,7 @@
  * the answers in flight leave no room an answer is simply not stored.
  */
 import { LRUCache } from 'lru-cache';
-import type { MemoryBudget } from '../erp/memory-budget';
+import type { MemoryBudget } from '../admission/memory-budget';
 import type { CachedAnswer, CacheStore } from './cache-store';
 
 /** What an entry costs beyond its body and headers: the key, the objects and the LRU's own slots (measured order of magnitude). */

@@ -6,21 +6,12 @@
  * entry, however many requests find it stale) replaces it. Past both it is gone.
  *
  * The cache sits behind authentication and the read-right check, which every request still passes
- * (resource-handlers.ts): it only saves the ERP reads of the answer itself.
+ * (data-routes/guard.ts): it only saves the ERP reads of the answer itself.
  */
 import type { GatewayConfig } from '../config';
 import type { ResourceSpec } from '../resource-spec';
 import { cachePolicyOf, type CachePolicy } from './cache-policy';
 import type { CachedAnswer, CacheStore } from './cache-store';
-
-/**
- * What the cache did for a request (the access log's `cache`): `hit` fresh answer, `stale` answer
- * past its TTL within the stale window (a refresh was started), `miss` read from the ERP and offered
- * to the store, `bypass` read from the ERP and not offered (larger than the cache keeps), `off` the
- * resource is not cached. A store that cannot keep an answer (the memory budget is full of answers
- * in flight) drops it silently: the next request is a miss again.
- */
-export type CacheOutcome = 'hit' | 'stale' | 'miss' | 'bypass' | 'off';
 
 export interface Found {
   readonly answer: CachedAnswer;

@@ -3,9 +3,10 @@
  * `(write_date, id)` order, a page at a time, with the cursor to go on from.
  *
  * Why it is built this way, from what Odoo does (docs/compatibility.md, "Change feed"):
- * - `write_date` is answered in whole seconds, though Odoo 17 stores fractions (19 stores whole
- *   seconds). So the feed never compares to a fraction: it reads a second with `>= S` and `< S+1`,
- *   and orders within a second by id itself. A cursor is a second and the last id served in it.
+ * - `write_date` is answered in whole seconds, though Odoo 17–19 store their transaction's timestamp
+ *   with its microseconds (checked in the databases of live 17.0, 18.0 and 19.0: every row). So the
+ *   feed never compares to a fraction: it reads a second with `>= S` and `< S+1`, and orders within a
+ *   second by id itself. A cursor is a second and the last id served in it.
  * - Odoo stamps `write_date` with the time the writing transaction began. A record may therefore
  *   appear, stamped with a second already served, until every transaction begun in that second has
  *   committed. The feed serves only seconds older than CHANGES_SETTLE_MS (the horizon), so a second
@@ -16,7 +17,7 @@
  *   filters: an id the second read does not return is reported as removed.
  * - Deleted records leave nothing to read: they cannot be seen (README says what to do).
  */
-import type { Principal } from '../auth';
+import type { Principal } from '../admission/auth';
 import type { ErpStats } from '../erp/erp-client';
 import { changedRecordsRequest, changeScanRequest } from '../erp-requests';
 import { type ChangeCursor, changeToken, erpSecond, secondOf } from '../query/changed-since';
@@ -25,12 +26,23 @@ import type { ApiRecord, ErpRow } from '../records';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
 import { ErpUnavailable } from '../erp/erp-error';
+import { invalidValue } from '../errors';
+
+/**
+ * How far ahead of the gateway's clock a `changed_since` may be (seconds): a client's clock (or
+ * another gateway instance's) may run a little ahead. Past it the position cannot have been given
+ * by a gateway nor be meant: it is refused (422) rather than kept, as a sync holding it would
+ * never see another change.
+ */
+const FUTURE_TOLERANCE_S = 60;
 
 /** One change, in feed order: the record as it is now, or only its id when it left the resource. */
 export type ChangeEntry = { readonly id: number; readonly record: ApiRecord } | { readonly id: number; readonly record?: undefined };
 
 export interface ChangePage {
   readonly entries: readonly ChangeEntry[];
+  /** API fields answered `null` in the entries for want of a read right on another model. */
+  readonly unreadable: readonly string[];
   /** Where the next page (or the next sync) starts. */
   readonly next: ChangeCursor;
   /** True while more changes before the horizon remain to be read. */
@@ -44,6 +56,14 @@ export class ChangeFeed {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** 422 for a position in the future (beyond FUTURE_TOLERANCE_S): never served, never echoed back. */
+  assertNotAhead(cursor: ChangeCursor): void {
+    if (cursor.second <= Math.floor(this.now() / 1000) + FUTURE_TOLERANCE_S) return;
+    throw invalidValue(
+      `changed_since is in the future (more than ${FUTURE_TOLERANCE_S} s ahead of the gateway's clock): pass back meta.next_changed_since unchanged, or start from a date-time not later than now.`,
+    );
+  }
+
   /** The first second not served yet: seconds before it are complete (see the module comment). */
   horizon(): number {
     return Math.floor((this.now() - this.settleMs) / 1000);
@@ -52,14 +72,14 @@ export class ChangeFeed {
   /** Up to `limit` changes after `from`, before `horizon` (a second). */
   async page(principal: Principal, resource: ResourceSpec, query: ListQuery, from: ChangeCursor, limit: number, horizon: number, stats: ErpStats): Promise<ChangePage> {
     const { ids, next, more } = await this.scan(principal, resource, from, limit, horizon, stats);
-    if (ids.length === 0) return { entries: [], next, more };
-    const records = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
+    if (ids.length === 0) return { entries: [], unreadable: [], next, more };
+    const { records, unreadable } = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
     const byId = new Map(records.map((record) => [record['id'] as number, record]));
     const entries = ids.map((id): ChangeEntry => {
       const record = byId.get(id);
       return record ? { id, record } : { id };
     });
-    return { entries, next, more };
+    return { entries, unreadable, next, more };
   }
 
   /**
@@ -109,7 +129,11 @@ function idsBySecond(rows: readonly ErpRow[]): number[] {
     .map(([, id]) => id);
 }
 
-/** A JSON page of the change feed: the records in `data`, the removals in `meta.removed_ids`. */
+/**
+ * A JSON page of the change feed: the records in `data`, the removals in `meta.removed_ids`, and the
+ * fields answered `null` for want of a read right in `meta.unreadable_fields` (when there are any),
+ * so that a sync never stores such a null as the record's value without knowing.
+ */
 export async function changePage(feed: ChangeFeed, principal: Principal, resource: ResourceSpec, query: ListQuery, stats: ErpStats) {
   const page = await feed.page(principal, resource, query, query.changes as ChangeCursor, query.limit, feed.horizon(), stats);
   const data: ApiRecord[] = [];
@@ -118,5 +142,11 @@ export async function changePage(feed: ChangeFeed, principal: Principal, resourc
     if (entry.record) data.push(entry.record);
     else removed.push(entry.id);
   }
-  return { data, meta: { next_changed_since: changeToken(page.next), more_changes: page.more, removed_ids: removed } };
+  const meta = {
+    next_changed_since: changeToken(page.next),
+    more_changes: page.more,
+    removed_ids: removed,
+    ...(page.unreadable.length ? { unreadable_fields: [...page.unreadable] } : {}),
+  };
+  return { body: { data, meta }, unreadable: page.unreadable };
 }

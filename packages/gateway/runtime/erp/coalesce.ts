@@ -14,7 +14,7 @@
  * on waiting. The call itself lives as long as someone waits for it, and is abandoned (its signal
  * aborted) when the last waiter leaves, so it never outlives the latest waiter's deadline.
  *
- * Memory budget (memory-budget.ts): the shared answer is charged once, as it streams in, to a lease
+ * Memory budget (admission/memory-budget.ts): the shared answer is charged once, as it streams in, to a lease
  * of its own (forked from the starting request's), charged as any answer is (three copies: its text,
  * its parsed records and one answer written). Every waiter keeps that lease until its request has
  * answered, because every waiter holds the parsed records until then; so the lease is given back with
@@ -23,7 +23,7 @@
  * writes. This is what the answers really hold, and never more than the same requests would be charged
  * without coalescing (three copies each).
  */
-import { bindLease, type BudgetLease } from './memory-budget';
+import { bindLease, type BudgetLease } from '../admission/memory-budget';
 import { ErpTimeout } from './erp-error';
 import type { ErpCall } from './transport';
 

@@ -5,12 +5,11 @@
  * counts calls and time per request for the log line; an observer (metrics, traces) sees each call.
  */
 import type { GatewayConfig } from '../config';
-import { GatewayError } from '../errors';
 import { Coalescer, flightKey } from './coalesce';
 import { deadlineAfter } from './deadline';
-import { ErpFault, ErpTimeout, ErpUnavailable } from './erp-error';
-import { Json2Transport } from './json2';
-import { bindLease, type BudgetLease } from './memory-budget';
+import { ErpBusy, ErpFault, ErpTimeout, ErpTransportMissing, ErpUnavailable } from './erp-error';
+import { JSON2_SINCE, Json2Transport } from './json2';
+import { bindLease, type BudgetLease } from '../admission/memory-budget';
 import { bindCallHeaders, outcomeOf, type ErpCallName, type ErpCallOutcome, type ErpObserver } from './erp-observer';
 import { JsonRpcTransport } from './jsonrpc';
 import { Semaphore } from './semaphore';
@@ -46,6 +45,7 @@ export interface ErpConnection {
 
 export class ErpClient {
   private connection: Promise<ErpConnection> | undefined;
+  private refused: ((refusal: ErpTransportMissing) => void) | undefined;
   private readonly semaphore: Semaphore;
   private readonly flights = new Coalescer<ErpCredentials>();
 
@@ -68,6 +68,14 @@ export class ErpClient {
       });
     }
     return this.connection;
+  }
+
+  /**
+   * Called once the ERP has answered and shown that it lacks what the configuration needs (main.ts
+   * exits then, as at start-up); until the ERP answers, nothing is known and nothing is called.
+   */
+  onRefusal(handler: (refusal: ErpTransportMissing) => void): void {
+    this.refused = handler;
   }
 
   /** ERP calls holding a slot, and waiting for one (metrics). */
@@ -131,7 +139,7 @@ export class ErpClient {
     const release = await this.semaphore
       .acquire(deadline, () => new ErpTimeout('no ERP slot freed in time'))
       .catch((error: unknown) => {
-        if (error instanceof GatewayError) this.observer?.queueFull();
+        if (error instanceof ErpBusy) this.observer?.queueFull();
         throw error;
       });
     const started = performance.now();
@@ -157,12 +165,34 @@ export class ErpClient {
     const deadline = () => AbortSignal.timeout(this.config.timeoutMs);
     if (transport === 'json2' || transport === 'auto') {
       const json2 = new Json2Transport(url, database, maxAnswerBytes);
-      const version = transport === 'json2' ? await json2.version(deadline()) : await json2.offered(deadline());
+      const version = await json2.offered(deadline());
       if (version) return this.connected({ transport: json2, version });
+      if (transport === 'json2')
+        await this.refuseWithoutJson2(
+          (erp) => `ERP_TRANSPORT=json2, but the ERP is ${erp}, which has no JSON-2 API (Odoo ${JSON2_SINCE} and later): set ERP_TRANSPORT to auto, jsonrpc or xmlrpc`,
+        );
+      if (!login)
+        await this.refuseWithoutJson2(
+          (erp) => `ERP_LOGIN is not set, but the ERP is ${erp}, which has no JSON-2 API (Odoo ${JSON2_SINCE} and later) and checks keys over RPC with a login: set ERP_LOGIN`,
+        );
     }
     if (!login) throw new ErpUnavailable('ERP_LOGIN is required: the ERP offers no JSON-2, and RPC checks a key together with a login');
     const rpc = transport === 'xmlrpc' ? new XmlRpcTransport(url, database, login, maxAnswerBytes) : new JsonRpcTransport(url, database, login, maxAnswerBytes);
     return this.connected({ transport: rpc, version: await rpc.version(deadline()) });
+  }
+
+  /**
+   * The ERP offers no JSON-2 where the configuration needs it. When its RPC names a version before
+   * JSON-2's, that is a setting to change: ErpTransportMissing (`say` words it, given `Odoo 18.0`), and
+   * the refusal handler is told. Otherwise the ERP was not understood: ErpUnavailable, asked again later.
+   */
+  private async refuseWithoutJson2(say: (erp: string) => string): Promise<never> {
+    const { url, database, maxAnswerBytes, timeoutMs } = this.config;
+    const version = await new JsonRpcTransport(url, database, '', maxAnswerBytes).version(AbortSignal.timeout(timeoutMs)).catch(() => undefined);
+    if (!version || !(version.major < JSON2_SINCE)) throw new ErpUnavailable('the ERP offers no JSON-2 API (no /web/version)');
+    const refusal = new ErpTransportMissing(say(`Odoo ${version.text}`));
+    this.refused?.(refusal);
+    throw refusal;
   }
 
   private connected(connection: ErpConnection): ErpConnection {

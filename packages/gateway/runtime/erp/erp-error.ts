@@ -43,6 +43,29 @@ export class ErpUnavailable extends Error {
   }
 }
 
+/**
+ * The ERP answers, but does not offer what the configuration asks for (ERP_TRANSPORT=json2 against an
+ * Odoo before 19, or no ERP_LOGIN where only RPC is offered): a setting to change, not a fault that
+ * goes away by asking again. The message names the setting and the ERP's version.
+ */
+export class ErpTransportMissing extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ErpTransportMissing';
+  }
+}
+
+/**
+ * The gateway's own bound on ERP calls is reached: as many calls in flight as ERP_MAX_CONCURRENCY and
+ * as many waiting as ERP_MAX_QUEUE. The ERP was not asked; asking again shortly may succeed.
+ */
+export class ErpBusy extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ErpBusy';
+  }
+}
+
 /** The ERP did not answer within the configured timeout. */
 export class ErpTimeout extends Error {
   constructor(message: string) {
@@ -66,6 +89,6 @@ export function faultKindOf(erpName: string): ErpFaultKind {
  */
 export function erpErrorSummary(error: unknown): string {
   if (error instanceof ErpFault) return `ErpFault ${error.erpName} (${error.kind})`;
-  if (error instanceof ErpUnavailable || error instanceof ErpTimeout) return `${error.name}: ${error.message}`;
+  if (error instanceof ErpUnavailable || error instanceof ErpTimeout || error instanceof ErpTransportMissing) return `${error.name}: ${error.message}`;
   return error instanceof Error ? error.name : typeof error;
 }

@@ -43,7 +43,7 @@ export function outcomeOf(error: unknown): ErpCallOutcome {
 
 /**
  * The headers of the call a deadline signal belongs to (one signal per call), read by http-post.ts:
- * the way the memory lease travels too (memory-budget.ts), so no transport signature carries them.
+ * the way the memory lease travels too (admission/memory-budget.ts), so no transport signature carries them.
  */
 const headersByCall = new WeakMap<AbortSignal, Readonly<Record<string, string>>>();
 

@@ -10,10 +10,9 @@
 import { Pool, type Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
-import { GatewayError } from '../errors';
 import { ErpTimeout, ErpUnavailable } from './erp-error';
 import { callHeadersOf } from './erp-observer';
-import { leaseOf } from './memory-budget';
+import { leaseOf } from '../admission/memory-budget';
 
 export interface HttpAnswer {
   readonly status: number;
@@ -106,18 +105,25 @@ async function readAnswer(response: Dispatcher.ResponseData, deadline: AbortSign
   }
   const chunks: Buffer[] = [];
   let size = 0;
+  /** The request's memory lease refusing the answer (admission/memory-budget.ts): passed on as it is. */
+  let refusal: unknown;
   try {
     for await (const chunk of source) {
       const bytes = chunk as Buffer;
       size += bytes.length;
       if (size > maxBytes) throw new ErpUnavailable(`ERP answer over ERP_MAX_ANSWER_BYTES (${maxBytes})`);
-      lease?.charge(bytes.length);
+      try {
+        lease?.charge(bytes.length);
+      } catch (error) {
+        refusal = error;
+        throw error;
+      }
       chunks.push(bytes);
     }
   } catch (error) {
     response.body.destroy();
     if (source !== response.body) source.destroy();
-    if (error instanceof ErpUnavailable || error instanceof GatewayError || !(error instanceof Error)) throw error;
+    if (error === refusal || error instanceof ErpUnavailable || !(error instanceof Error)) throw error;
     if (deadline.aborted) throw new ErpTimeout('the ERP did not answer in time');
     if (source !== response.body && 'errno' in error) throw new ErpUnavailable('ERP answer could not be decompressed', { cause: error });
     throw new ErpUnavailable('ERP answer cut short', { cause: error });

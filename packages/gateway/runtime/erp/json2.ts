@@ -7,6 +7,9 @@ import { ErpFault, ErpUnavailable, faultKindOf, type ErpFaultKind } from './erp-
 import { createHttpClient, postToErp, type HttpClient, type HttpAnswer } from './http-post';
 import type { ErpCall, ErpCredentials, ErpTransport, ErpVersion } from './transport';
 
+/** The first Odoo version that serves JSON-2 (`/json/2/...`, `GET /web/version`). */
+export const JSON2_SINCE = 19;
+
 const KIND_BY_STATUS: Readonly<Record<number, ErpFaultKind>> = { 401: 'access_denied', 403: 'access_error', 404: 'not_found', 422: 'user_error' };
 
 export class Json2Transport implements ErpTransport {
@@ -33,7 +36,7 @@ export class Json2Transport implements ErpTransport {
     const body = parseJson(answer) as { version?: unknown; version_info?: unknown[] } | undefined;
     if (answer.status !== 200 || !body || typeof body.version !== 'string') return undefined;
     const major = Number(body.version_info?.[0] ?? parseInt(body.version, 10));
-    return major >= 19 ? { major, text: body.version } : undefined;
+    return major >= JSON2_SINCE ? { major, text: body.version } : undefined;
   }
 
   async identify(key: string, deadline: AbortSignal): Promise<number | false> {

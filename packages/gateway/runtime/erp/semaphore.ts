@@ -1,8 +1,8 @@
 /**
  * @module A counting semaphore with a bounded wait queue: past the queue, callers are refused at
- * once (503 `unavailable` with Retry-After) instead of piling work onto the ERP.
+ * once (`ErpBusy`, answered 503 `unavailable` with Retry-After) instead of piling work onto the ERP.
  */
-import { GatewayError } from '../errors';
+import { ErpBusy } from './erp-error';
 
 export class Semaphore {
   private active = 0;
@@ -29,8 +29,7 @@ export class Semaphore {
       this.active++;
       return this.releaser();
     }
-    if (this.waiting.length >= this.maxQueue)
-      throw new GatewayError('unavailable', 'The ERP is busy: too many requests in flight. Retry shortly.', { headers: { 'Retry-After': '1' } });
+    if (this.waiting.length >= this.maxQueue) throw new ErpBusy(`${this.max} ERP calls in flight and ${this.maxQueue} waiting`);
     await new Promise<void>((resolve, reject) => {
       const wake = () => {
         signal?.removeEventListener('abort', giveUp);

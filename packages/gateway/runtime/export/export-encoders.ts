@@ -7,11 +7,19 @@
  * names; `null` is an empty field and an empty text `""`, so the two stay apart (DuckDB: read with
  * `allow_quoted_nulls = false`); booleans `true`/`false`; arrays as JSON text; numbers as JSON
  * writes them. NDJSON: each record as the JSON list gives it, one per line.
+ *
+ * CSV injection: ERP texts are typed by outsiders (vendors, travellers, ticket authors), and a cell a
+ * spreadsheet reads as a formula (`=HYPERLINK(...)`, `=cmd|...`) runs when the file is opened. By
+ * default (`csv_formulas=escaped`) a text beginning with `=`, `+`, `-`, `@`, a tab or a carriage return
+ * (or the full-width `＝＋－＠`) gets a `'` in front, OWASP's advice, which Excel and LibreOffice show as
+ * text: csv-stringify's `escape_formulas`, which looks at text cells only, so a number such as `-12.5`
+ * stays a number. `csv_formulas=raw` writes every text as it is, for loaders that are not spreadsheets.
  * With the change feed, each row also says `_removed`: a record that left the resource comes as its
  * id alone with `_removed` true.
  */
 import { stringify } from 'csv-stringify/sync';
 import type { ChangeEntry } from '../changes/change-feed';
+import type { CsvFormulas } from '../query/parse-query';
 import type { FieldSpec } from '../resource-spec';
 
 export type ExportFormat = 'csv' | 'ndjson';
@@ -27,11 +35,11 @@ export interface ExportEncoder {
 /** The column a change-feed export adds. */
 const REMOVED = '_removed';
 
-export function encoderFor(format: ExportFormat, fields: readonly FieldSpec[], changeFeed: boolean): ExportEncoder {
-  return format === 'csv' ? csvEncoder(fields, changeFeed) : ndjsonEncoder(changeFeed);
+export function encoderFor(format: ExportFormat, fields: readonly FieldSpec[], changeFeed: boolean, formulas: CsvFormulas): ExportEncoder {
+  return format === 'csv' ? csvEncoder(fields, changeFeed, formulas) : ndjsonEncoder(changeFeed);
 }
 
-function csvEncoder(fields: readonly FieldSpec[], changeFeed: boolean): ExportEncoder {
+function csvEncoder(fields: readonly FieldSpec[], changeFeed: boolean, formulas: CsvFormulas): ExportEncoder {
   const columns = fields.map((field) => field.name);
   if (changeFeed) columns.push(REMOVED);
   const options = {
@@ -42,6 +50,7 @@ function csvEncoder(fields: readonly FieldSpec[], changeFeed: boolean): ExportEn
     quote_record_delimiter: true,
     // Only an empty text is quoted (`""`); a null stays an empty field (`quoted_empty` would quote both).
     quoted_match: /^$/,
+    escape_formulas: formulas === 'escaped',
     cast: {
       boolean: (value: boolean) => (value ? 'true' : 'false'),
       // Arrays (the only objects a record holds) as JSON text, which any loader can parse back.

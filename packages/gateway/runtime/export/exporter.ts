@@ -16,21 +16,25 @@
  *   wait included), not the whole export, which may take minutes.
  * - A failure once the status is sent cannot become an error answer: the connection is cut before
  *   the last chunk, so the client sees an incomplete transfer, never a file that looks whole.
+ * - Fields answered `null` for want of a read right on another model are named in the
+ *   `X-Unreadable-Fields` header, from the first page (read before the status is sent). A later page
+ *   that meets another such field (its relation was empty on the pages before) cuts the export the
+ *   same way: a file never holds a null the header did not announce.
  * - Every page is an ordinary ERP call: it takes a slot of the ERP concurrency guard like any other.
  */
 import type { Request, Response } from 'express';
-import type { Principal } from '../auth';
+import type { Principal } from '../admission/auth';
 import type { ChangeEntry, ChangeFeed } from '../changes/change-feed';
 import type { ErpStats } from '../erp/erp-client';
-import type { MemoryBudget } from '../erp/memory-budget';
+import type { MemoryBudget } from '../admission/memory-budget';
 import { changeScanRequest, exportDomain, exportPageRequest } from '../erp-requests';
 import { invalidValue } from '../errors';
 import type { Logger } from '../log';
 import { changeToken, erpSecond } from '../query/changed-since';
 import type { ListQuery } from '../query/parse-query';
-import type { ResourceReader } from '../resource-reader';
+import { unreadableFieldsHeader, type ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
-import { deadlineExpired } from '../http/request-context';
+import { deadlineExpired } from '../request/request-context';
 import { encoderFor, type ExportEncoder, type ExportFormat } from './export-encoders';
 
 export interface ExportSettings {
@@ -40,6 +44,8 @@ export interface ExportSettings {
 
 interface Page {
   readonly entries: readonly ChangeEntry[];
+  /** API fields answered `null` in the entries for want of a read right on another model. */
+  readonly unreadable: readonly string[];
   /** The last page: nothing follows. */
   readonly done: boolean;
 }
@@ -60,16 +66,17 @@ export class Exporter {
     const { next, headers } = query.changes
       ? await this.changePages(principal, resource, query, stats)
       : { next: await this.recordPages(principal, resource, query, stats), headers: {} };
-    const encoder = encoderFor(format, query.fields, query.changes !== undefined);
+    const encoder = encoderFor(format, query.fields, query.changes !== undefined, query.csvFormulas);
     let closed = false;
     res.once('close', () => {
       closed = true;
     });
     // The first page is read before the status is sent: a failure there is still an error answer.
-    let page: Page = req.method === 'HEAD' ? { entries: [], done: true } : await next();
+    let page: Page = req.method === 'HEAD' ? { entries: [], unreadable: [], done: true } : await next();
     if (res.headersSent || deadlineExpired(res)) return;
     this.sendHeaders(res, resource, encoder);
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    for (const [name, value] of Object.entries({ ...headers, ...unreadableFieldsHeader(page.unreadable) })) res.setHeader(name, value);
+    const announced = new Set(page.unreadable);
     let lease = stats.lease;
     try {
       await write(res, encoder.head());
@@ -91,6 +98,8 @@ export class Exporter {
         lease = aheadLease;
         if (!ahead || closed) break;
         page = await ahead;
+        const unannounced = page.unreadable.filter((field) => !announced.has(field));
+        if (unannounced.length) throw new Error(`fields became unreadable during the export (${unannounced.join(', ')}): the header did not announce them`);
       }
     } catch (error) {
       // The status is sent: the only way left to say "incomplete" is to cut the connection.
@@ -121,12 +130,16 @@ export class Exporter {
     let afterId = query.sinceId ?? 0;
     let sent = 0;
     return async () => {
-      const records = await this.reader.records(principal, resource, query.fields, exportPageRequest(resource, query, afterId, pageSize), stats);
+      const { records, unreadable } = await this.reader.records(principal, resource, query.fields, exportPageRequest(resource, query, afterId, pageSize), stats);
       // Records added since the count still end the export at the ceiling, never past it.
       const kept = records.slice(0, this.settings.maxRows - sent);
       sent += kept.length;
       afterId = (records[records.length - 1]?.['id'] as number | undefined) ?? afterId;
-      return { entries: kept.map((record) => ({ id: record['id'] as number, record })), done: records.length < pageSize || sent >= this.settings.maxRows };
+      return {
+        entries: kept.map((record) => ({ id: record['id'] as number, record })),
+        unreadable,
+        done: records.length < pageSize || sent >= this.settings.maxRows,
+      };
     };
   }
 
@@ -150,7 +163,7 @@ export class Exporter {
     const next = async () => {
       const page = await this.changes.page(principal, resource, query, cursor, this.settings.pageSize, horizon, stats);
       cursor = page.next;
-      return { entries: page.entries, done: !page.more };
+      return { entries: page.entries, unreadable: page.unreadable, done: !page.more };
     };
     return { next, headers: { 'X-Next-Changed-Since': changeToken(end) } };
   }

@@ -23,10 +23,10 @@ export function cors(origins: readonly string[], mcpPath: string): RequestHandle
     if (origin === undefined || !allowed.has(origin)) return next();
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Vary', 'Origin');
-    // A page's script may read the request id (to quote it in a support request), the timings, an export's file name and where a change-feed export stops.
+    // A page's script may read the request id (to quote it in a support request), the timings, an export's file name, where a change-feed export stops and which nulls stand for a missing right.
     res.setHeader(
       'Access-Control-Expose-Headers',
-      'Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id',
+      'Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id, X-Unreadable-Fields',
     );
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
       const allows = req.path === mcpPath ? PREFLIGHT.mcp : PREFLIGHT.data;

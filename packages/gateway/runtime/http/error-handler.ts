@@ -9,8 +9,8 @@ import type { Logger } from '../log';
 import { erpErrorSummary } from '../erp/erp-error';
 import { gatewayErrorOf } from './erp-errors';
 import { maskSecrets } from './mask-secrets';
-import { deadlineExpired } from './request-context';
-import { routeOf } from './route-template';
+import { deadlineExpired } from '../request/request-context';
+import { routeOf } from '../request/route-template';
 
 export function sendError(res: Parameters<RequestHandler>[1], error: GatewayError): void {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);

@@ -13,9 +13,9 @@ import type { RequestHandler, Response } from 'express';
 import type { Logger } from '../log';
 import type { GatewayMetrics } from '../telemetry/metrics';
 import type { Tracing } from '../telemetry/tracing';
-import { cacheOutcomeOf, erpStatsOf, erpUidOf, runInScope, type RequestScope } from './request-context';
-import { requestIdOf, traceContextOf } from './request-id';
-import { routeOf } from './route-template';
+import { cacheOutcomeOf, erpStatsOf, erpUidOf, runInScope, type RequestScope } from '../request/request-context';
+import { requestIdOf, traceContextOf } from '../request/request-id';
+import { routeOf } from '../request/route-template';
 
 export interface RequestTelemetry {
   readonly metrics?: GatewayMetrics | undefined;

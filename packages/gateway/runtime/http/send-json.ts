@@ -11,7 +11,7 @@
 import type { Request, Response } from 'express';
 import { codingFor, compress, taggedFor, type CompressionSettings } from './compression';
 import { answeredNotModified, entityTagOf } from './conditional';
-import { deadlineExpired } from './request-context';
+import { deadlineExpired } from '../request/request-context';
 import { serverTimingOf } from './request-log';
 
 /** The bytes of a JSON answer and their ETag. */

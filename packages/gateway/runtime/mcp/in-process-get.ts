@@ -22,6 +22,11 @@ interface InProcessRequest {
   readonly authorization: string | undefined;
   /** The address of the client the request is made for: the failure limits count by it. */
   readonly clientAddress: string;
+  /**
+   * Told the size of each chunk of the answer as it arrives, before it is kept; when it throws, the
+   * exchange is dropped at once and the GET fails with what it threw (the MCP request's memory charge).
+   */
+  readonly onBody?: (bytes: number) => void;
 }
 
 export type InProcessGet = (request: InProcessRequest) => Promise<InProcessAnswer>;
@@ -29,7 +34,7 @@ export type InProcessGet = (request: InProcessRequest) => Promise<InProcessAnswe
 export function inProcessGet(app: RequestListener): InProcessGet {
   // Never listens: it only parses what is written into the connections handed to it.
   const server = createServer(app);
-  return ({ pathAndQuery, authorization, clientAddress }) => {
+  return ({ pathAndQuery, authorization, clientAddress, onBody }) => {
     const [clientEnd, serverEnd] = duplexPair();
     Object.defineProperty(serverEnd, 'remoteAddress', { value: clientAddress });
     server.emit('connection', serverEnd);
@@ -42,7 +47,17 @@ export function inProcessGet(app: RequestListener): InProcessGet {
       };
       const req = request({ createConnection: () => clientEnd, method: 'GET', path: pathAndQuery, headers }, (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('data', (chunk: Buffer) => {
+          try {
+            onBody?.(chunk.length);
+          } catch (error) {
+            res.destroy();
+            done();
+            reject(error);
+            return;
+          }
+          chunks.push(chunk);
+        });
         res.on('end', () => {
           done();
           resolve({ status: res.statusCode ?? 500, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });

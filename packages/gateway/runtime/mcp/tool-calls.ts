@@ -8,6 +8,8 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import catalogue from '../../generated/mcp-tools.json';
+import { GatewayError } from '../errors';
+import type { RouteKind } from '../route-kinds';
 
 /** The answer of a GET through the gateway: status, parsed JSON body and the headers a tool passes on. */
 export interface ApiAnswer {
@@ -16,7 +18,18 @@ export interface ApiAnswer {
   readonly retryAfter?: string;
 }
 
-export type ApiGet = (pathAndQuery: string) => Promise<ApiAnswer>;
+type ApiGet = (pathAndQuery: string) => Promise<ApiAnswer>;
+
+/** What the tools need of the MCP request they serve. */
+export interface ToolHost {
+  /** A GET of a data route through the gateway, as the request's client; its answer is charged to the request as it arrives. */
+  readonly get: ApiGet;
+  /**
+   * Charges an answer of `bytes` built here (not read from a route) to the request's memory; throws
+   * the gateway's 503 `unavailable` when the memory budget cannot hold it.
+   */
+  readonly hold: (bytes: number) => void;
+}
 
 interface ResourceEntry {
   readonly resource: string;
@@ -28,7 +41,8 @@ interface ResourceEntry {
   readonly personal_fields: readonly string[];
 }
 
-const RESOURCES = catalogue.resources as unknown as Readonly<Record<string, ResourceEntry>>;
+/** By path: a Map, so that a client's name is only ever compared, never looked up on a prototype (`__proto__`, `constructor`). */
+const RESOURCES: ReadonlyMap<string, ResourceEntry> = new Map(Object.entries(catalogue.resources as unknown as Record<string, ResourceEntry>));
 const DOMAIN_OF_TOOL = new Map(catalogue.tools.filter((t) => t.name.startsWith('query_')).map((t) => [t.name, t.name.slice('query_'.length)]));
 const QUERY_ARGUMENTS = new Set(['resource', 'filters', 'fields', 'order', 'limit', 'since_id', 'total']);
 const RECORD_ARGUMENTS = new Set(['resource', 'id', 'fields']);
@@ -37,6 +51,8 @@ const RECORD_ARGUMENTS = new Set(['resource', 'id', 'fields']);
 export const TOOLS = catalogue.tools;
 /** The interface version (catalogue/api.yaml). */
 export const API_VERSION = catalogue.version;
+/** The bounds of one MCP request (codegen LIMITS: messages in a batch, tool calls running at once). */
+export const MCP_LIMITS: { readonly batch_max: number; readonly calls_in_flight: number } = catalogue.limits;
 
 /** A refusal in the API's terms, answered as a tool error. */
 class ToolRefusal extends Error {
@@ -72,11 +88,9 @@ function onlyKnown(args: Record<string, unknown>, known: ReadonlySet<string>, wh
 
 function resourceOf(value: unknown, domain?: string): ResourceEntry {
   const path = typeof value === 'string' ? (domain ? `${domain}/${value}` : value) : undefined;
-  const entry = path === undefined ? undefined : RESOURCES[path];
+  const entry = path === undefined ? undefined : RESOURCES.get(path);
   if (!entry) {
-    const choices = Object.keys(RESOURCES)
-      .filter((p) => !domain || p.startsWith(`${domain}/`))
-      .map((p) => (domain ? p.slice(domain.length + 1) : p));
+    const choices = [...RESOURCES.keys()].filter((p) => !domain || p.startsWith(`${domain}/`)).map((p) => (domain ? p.slice(domain.length + 1) : p));
     throw badRequest(`Unknown resource ${JSON.stringify(value)}; one of: ${choices.join(', ')}.`);
   }
   return entry;
@@ -145,16 +159,22 @@ function getRecord(args: Record<string, unknown>, get: ApiGet): Promise<CallTool
   const query = new URLSearchParams();
   const omitted = fieldsParam(args['fields'], resource, query);
   const qs = query.size ? `?${query}` : '';
-  return viaApi(get, `/api/v1/${resource.resource}/${id as number}${qs}`, (body) => ({
-    resource: resource.resource,
-    data: body['data'],
-    ...(omitted.length ? { meta: { personal_fields_omitted: omitted } } : {}),
-  }));
+  return viaApi(get, `/api/v1/${resource.resource}/${id as number}${qs}`, (body) => {
+    const meta = { ...(body['meta'] as object | undefined), ...(omitted.length ? { personal_fields_omitted: omitted } : {}) };
+    return { resource: resource.resource, data: body['data'], ...(Object.keys(meta).length ? { meta } : {}) };
+  });
+}
+
+/** An answer built here, charged to the request's memory like an answer read from a route. */
+function held(result: CallToolResult, host: ToolHost): CallToolResult {
+  const [content] = result.content;
+  host.hold(content?.type === 'text' ? content.text.length : 0);
+  return result;
 }
 
 function listResources(): CallToolResult {
   return answer({
-    resources: Object.values(RESOURCES).map((r) => ({ resource: r.resource, title: r.title, description: r.description, query_tool: r.query_tool })),
+    resources: [...RESOURCES.values()].map((r) => ({ resource: r.resource, title: r.title, description: r.description, query_tool: r.query_tool })),
   });
 }
 
@@ -164,21 +184,50 @@ function describeResource(args: Record<string, unknown>): CallToolResult {
   return answer(entry as unknown as Record<string, unknown>);
 }
 
+/** The tools that call a data route, by its kind (route-kinds.ts; their definitions: codegen/kinds/<kind>/). */
+interface RouteTool {
+  /** Whether `name` is one of the kind's tools, and what it says: the domain of a per-domain tool. */
+  match(name: string): { readonly domain?: string } | undefined;
+  call(args: Record<string, unknown>, get: ApiGet, matched: { readonly domain?: string }): Promise<CallToolResult>;
+}
+
+const ROUTE_TOOLS: { readonly [K in RouteKind]: RouteTool } = {
+  list: {
+    match: (name) => {
+      const domain = DOMAIN_OF_TOOL.get(name);
+      return domain === undefined ? undefined : { domain };
+    },
+    call: (args, get, { domain }) => queryResource(domain as string, args, get),
+  },
+  detail: {
+    match: (name) => (name === 'get_record' ? {} : undefined),
+    call: (args, get) => getRecord(args, get),
+  },
+};
+
 /** Runs one tool; every refusal is a tool error in the API's terms, never a protocol error. */
-export async function callTool(name: string, rawArgs: unknown, get: ApiGet): Promise<CallToolResult> {
+export async function callTool(name: string, rawArgs: unknown, host: ToolHost): Promise<CallToolResult> {
   try {
     const args = objectArgument(rawArgs, 'arguments');
     if (name === 'list_resources') {
       onlyKnown(args, new Set(), name);
-      return listResources();
+      return held(listResources(), host);
     }
-    if (name === 'describe_resource') return describeResource(args);
-    if (name === 'get_record') return await getRecord(args, get);
-    const domain = DOMAIN_OF_TOOL.get(name);
-    if (domain) return await queryResource(domain, args, get);
-    return toolError('not_found', `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(', ')}.`);
+    if (name === 'describe_resource') return held(describeResource(args), host);
+    for (const tool of Object.values(ROUTE_TOOLS)) {
+      const matched = tool.match(name);
+      if (matched) return await tool.call(args, host.get, matched);
+    }
+    return toolError('not_found', `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(', ')}.`, { status: 404 });
   } catch (error) {
     if (error instanceof ToolRefusal) return toolError(error.code, error.message, { status: error.code === 'bad_request' ? 400 : 404 });
+    if (error instanceof GatewayError) return gatewayToolError(error);
     throw error;
   }
+}
+
+/** A refusal of the gateway's own (the memory budget, the request's deadline) as a tool error, as a route would answer it. */
+export function gatewayToolError(error: GatewayError): CallToolResult {
+  const retryAfter = error.headers['Retry-After'];
+  return toolError(error.code, error.message, { status: error.status, ...(retryAfter ? { retry_after: Number(retryAfter) } : {}) });
 }

@@ -12,6 +12,11 @@ export type DomainLeaf = readonly [string, string, unknown];
 export interface FilterTerm {
   readonly filter: FilterSpec;
   readonly value: unknown;
+  /**
+   * The operator sent, when it is not the catalogue's: a date-time `<=` bound is sent as `<` the
+   * next second (query/dates.ts), so that it holds on the value the client sees.
+   */
+  readonly op?: string;
 }
 
 /** `\`, `%` and `_` escaped so that `ilike` matches the literal text (decision D17). */
@@ -21,7 +26,7 @@ export function escapeLike(text: string): string {
 
 export function compileDomain(resource: ResourceSpec, terms: readonly FilterTerm[], sinceId?: number): DomainLeaf[] {
   const domain: DomainLeaf[] = resource.scope.map((term) => [term.erp, term.op, term.value] as const);
-  for (const { filter, value } of terms) domain.push([filter.erp, filter.op, value]);
+  for (const { filter, value, op } of terms) domain.push([filter.erp, op ?? filter.op, value]);
   if (sinceId !== undefined) domain.push(['id', '>', sinceId]);
   return domain;
 }

@@ -8,8 +8,9 @@ import type Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { badRequest, invalidValue } from '../errors';
 import type { FieldSpec, FilterSpec, ResourceSpec } from '../resource-spec';
+import { ROUTE_KIND_ORDER, type RouteKind } from '../route-kinds';
 import { parseChangedSince, type ChangeCursor } from './changed-since';
-import { erpDate, erpDatetimeBound, parseDateValue } from './dates';
+import { erpDate, erpDatetimeCondition, parseDateValue, type ParsedDate } from './dates';
 import { escapeLike, type FilterTerm } from './domain';
 
 const LIMIT_DEFAULT = 50;
@@ -31,7 +32,11 @@ export interface ListQuery {
   readonly deprecated: readonly string[];
   /** `changed_since`: the change feed, from this cursor, in `(write_date, id)` order. */
   readonly changes?: ChangeCursor;
+  /** `csv_formulas` (CSV exports only): texts a spreadsheet would compute written with a `'` in front (`escaped`), or as they are. */
+  readonly csvFormulas: CsvFormulas;
 }
+
+export type CsvFormulas = 'escaped' | 'raw';
 
 /** What a list request asks for: a JSON page, or an export of every matching record. */
 export type ListFormat = 'json' | 'csv' | 'ndjson';
@@ -48,26 +53,27 @@ export type RawQuery = Readonly<Record<string, unknown>>;
 
 /** The compiled validators and lookup tables of one resource, built once at start-up. */
 export class QueryParser {
-  private readonly validateList: ValidateFunction;
-  private readonly validateDetail: ValidateFunction;
+  /** Each kind's query schema (`<kind>QuerySchema`), compiled, and the keys it accepts. */
+  private readonly validators: Readonly<Record<RouteKind, ValidateFunction>>;
+  private readonly keys: Readonly<Record<RouteKind, ReadonlySet<string>>>;
   private readonly fieldsByName: ReadonlyMap<string, FieldSpec>;
   private readonly filtersByName: ReadonlyMap<string, FilterSpec>;
+  /** API sort key → ERP field: a Map, so that a client's `order=constructor` is never looked up on a prototype. */
+  private readonly sortFieldsByKey: ReadonlyMap<string, string>;
   private readonly defaultOrder: string;
   /** ERP names of the number sort keys: sent with NULLS FIRST ascending, NULLS LAST descending. */
   private readonly numberSortFields: ReadonlySet<string>;
-  private readonly listKeys: ReadonlySet<string>;
-  private readonly detailKeys: ReadonlySet<string>;
 
   constructor(
     private readonly resource: ResourceSpec,
     ajv: Ajv2020,
   ) {
-    this.listKeys = new Set(Object.keys((resource.listQuerySchema as { properties?: object }).properties ?? {}));
-    this.detailKeys = new Set(Object.keys((resource.detailQuerySchema as { properties?: object }).properties ?? {}));
-    this.validateList = ajv.compile(resource.listQuerySchema);
-    this.validateDetail = ajv.compile(resource.detailQuerySchema);
+    const schemaOf = (kind: RouteKind): object => resource[`${kind}QuerySchema`];
+    this.keys = byKind((kind) => new Set(Object.keys((schemaOf(kind) as { properties?: object }).properties ?? {})));
+    this.validators = byKind((kind) => ajv.compile(schemaOf(kind)));
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
+    this.sortFieldsByKey = new Map(Object.entries(resource.sortable));
     this.numberSortFields = new Set(
       Object.entries(resource.sortable)
         .filter(([api]) => api !== 'id' && NUMBER_TYPES.has(this.fieldsByName.get(api)?.type ?? ''))
@@ -78,13 +84,15 @@ export class QueryParser {
 
   /** `format` is what the request asks for, by `format` or `Accept` (the handler decides which). */
   parseList(query: RawQuery, format: ListFormat = 'json'): ListQuery {
-    this.check(this.validateList, query);
+    this.checkShape('list', query);
     const deprecated: string[] = [];
     if (format !== 'json') {
       const refused = NOT_WITH_EXPORT.filter((name) => query[name] !== undefined);
       if (refused.length)
         throw badRequest(`An export streams every matching record by ascending id: ${refused.join(', ')} cannot be used with it (filter instead; since_id resumes after an id).`);
     }
+    if (query['csv_formulas'] !== undefined && format !== 'csv')
+      throw badRequest('csv_formulas applies to CSV exports only (format=csv, or Accept: text/csv): other answers never hold formulas.');
     const changes = query['changed_since'] === undefined ? undefined : parseChangedSince(query['changed_since'] as string);
     if (changes) {
       const refused = ['order', 'offset', 'since_id'].filter((name) => query[name] !== undefined);
@@ -103,7 +111,7 @@ export class QueryParser {
       const filter = this.filtersByName.get(name);
       if (!filter) continue;
       if (filter.deprecated) deprecated.push(name);
-      filters.push({ filter, value: convertFilterValue(filter, raw as string | string[]) });
+      filters.push(filterTerm(filter, raw as string | string[]));
     }
     const fields = this.parseFields(query['fields'] as string | undefined, deprecated);
     const sortKeys: string[] = [];
@@ -118,18 +126,24 @@ export class QueryParser {
       filters,
       deprecated,
       ...(changes ? { changes } : {}),
+      csvFormulas: query['csv_formulas'] === 'raw' ? 'raw' : 'escaped',
     };
   }
 
   /** True when every key of `query` is one the route accepts (an unknown key is a 400 whatever its value). */
-  knowsEveryKey(query: RawQuery, route: 'list' | 'detail'): boolean {
-    const keys = route === 'list' ? this.listKeys : this.detailKeys;
+  knowsEveryKey(query: RawQuery, kind: RouteKind): boolean {
+    const keys = this.keys[kind];
     for (const key in query) if (!keys.has(key)) return false;
     return true;
   }
 
+  /** Checks the raw shape of a kind's query against its schema: an unknown key 400, an unusable value 422. */
+  checkShape(kind: RouteKind, query: RawQuery): void {
+    this.check(this.validators[kind], query);
+  }
+
   parseDetail(query: RawQuery): DetailQuery {
-    this.check(this.validateDetail, query);
+    this.checkShape('detail', query);
     const deprecated: string[] = [];
     return { fields: this.parseFields(query['fields'] as string | undefined, deprecated), deprecated };
   }
@@ -145,9 +159,9 @@ export class QueryParser {
       const m = /^\s*([A-Za-z0-9_]+)(?:\s+(asc|desc))?\s*$/i.exec(term);
       if (!m) throw badRequest(`Invalid sort '${text}': use field, field asc or field desc, comma-separated.`);
       const field = m[1] as string;
-      const erp = this.resource.sortable[field];
+      const erp = this.sortFieldsByKey.get(field);
       if (erp === undefined) {
-        const sortable = Object.keys(this.resource.sortable).join(', ');
+        const sortable = [...this.sortFieldsByKey.keys()].join(', ');
         throw badRequest(`Cannot sort by '${field}': sortable fields are ${sortable || 'none'}.`);
       }
       keys.push(field);
@@ -180,6 +194,11 @@ export class QueryParser {
 }
 
 const NUMBER_TYPES: ReadonlySet<string> = new Set(['integer', 'number']);
+
+/** One value per kind of route. */
+function byKind<T>(value: (kind: RouteKind) => T): Record<RouteKind, T> {
+  return Object.fromEntries(ROUTE_KIND_ORDER.map((kind) => [kind, value(kind)])) as Record<RouteKind, T>;
+}
 
 /**
  * Odoo reads a NULL integer, float or monetary as 0, and PostgreSQL sorts NULL above every value:
@@ -216,24 +235,24 @@ function boundedInteger(name: string, text: string): number {
   return value;
 }
 
-function convertFilterValue(filter: FilterSpec, raw: string | string[]): unknown {
+/** A filter's value converted to what the ERP compares, with the operator sent when it is not the catalogue's. */
+function filterTerm(filter: FilterSpec, raw: string | string[]): FilterTerm {
   switch (filter.type) {
     case 'integer':
-      return boundedInteger(filter.name, raw as string);
+      return { filter, value: boundedInteger(filter.name, raw as string) };
     case 'number':
-      return Number(raw);
+      return { filter, value: Number(raw) };
     case 'boolean':
-      return (raw as string).toLowerCase() === 'true';
+      return { filter, value: (raw as string).toLowerCase() === 'true' };
     case 'enum':
-      return raw;
+      return { filter, value: raw };
     case 'string':
-      return filter.op === 'ilike' ? escapeLike(raw as string) : raw;
+      return { filter, value: filter.op === 'ilike' ? escapeLike(raw as string) : raw };
     case 'date':
+      return { filter, value: erpDate(parsedDate(filter, raw as string)) };
     case 'date-time': {
-      const parsed = parseDateValue(raw as string);
-      if (!parsed) throw invalidValue(`${filter.name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time; '${String(raw)}' is not.`);
-      if (filter.type === 'date') return erpDate(parsed);
-      return erpDatetimeBound(parsed, filter.op === '<=' ? '<=' : '>=');
+      const { op, value } = erpDatetimeCondition(parsedDate(filter, raw as string), filter.op === '<=' ? '<=' : '>=');
+      return op === filter.op ? { filter, value } : { filter, value, op };
     }
     case 'integer-list': {
       const ids = new Set<number>();
@@ -242,9 +261,15 @@ function convertFilterValue(filter: FilterSpec, raw: string | string[]): unknown
         if (id < 1 || id > INT32_MAX) throw invalidValue(`${filter.name} takes positive integer ids, comma-separated or repeated.`);
         ids.add(id);
       }
-      return [...ids];
+      return { filter, value: [...ids] };
     }
   }
+}
+
+function parsedDate(filter: FilterSpec, raw: string): ParsedDate {
+  const parsed = parseDateValue(raw);
+  if (!parsed) throw invalidValue(`${filter.name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time; '${raw}' is not.`);
+  return parsed;
 }
 
 /** The first schema failure as a client error: unknown key 400, anything else 422. */
@@ -261,7 +286,10 @@ function errorFromSchema(errors: readonly ErrorObject[], filters: ReadonlyMap<st
     return badRequest(`Invalid sort: order ${Array.isArray(dataOf(first)) ? 'given more than once' : 'too long'}; use field, field asc or field desc, comma-separated.`);
   const filter = filters.get(name);
   if (filter?.type === 'enum') return invalidValue(`${name} must be one of: ${(filter.values ?? []).join(', ')}.`);
-  return invalidValue(`${name}: ${EXPECTED[filter?.type ?? name] ?? 'invalid value'}${Array.isArray(dataOf(first)) ? ' (given more than once)' : ''}.`);
+  const expectedOf = filter?.type ?? name;
+  return invalidValue(
+    `${name}: ${(Object.hasOwn(EXPECTED, expectedOf) && EXPECTED[expectedOf]) || 'invalid value'}${Array.isArray(dataOf(first)) ? ' (given more than once)' : ''}.`,
+  );
 }
 
 function dataOf(error: ErrorObject | undefined): unknown {

@@ -6,8 +6,8 @@
  */
 import type { TransportName } from '../config';
 import type { ErpCallName, ErpObserver, SentErpCall } from '../erp/erp-observer';
-import { currentScope } from '../http/request-context';
-import { traceparentOf } from '../http/request-id';
+import { currentScope } from '../request/request-context';
+import { traceparentOf } from '../request/request-id';
 import type { GatewayMetrics } from './metrics';
 import type { Tracing } from './tracing';
 

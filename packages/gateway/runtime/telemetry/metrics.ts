@@ -14,8 +14,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { TransportName } from '../config';
 import { DRIFT_KINDS } from '../drift/drift-problem';
 import type { ErpCallOutcome } from '../erp/erp-observer';
-import type { CacheOutcome } from '../cache/response-cache';
-import { CACHE_OUTCOMES } from '../http/request-context';
+import type { CacheOutcome } from '../request/request-context';
+import { CACHE_OUTCOMES } from '../request/request-context';
 
 /** What the gauges read when Prometheus scrapes (nothing is updated on the request path for them). */
 export interface MetricSources {
@@ -98,7 +98,7 @@ export class GatewayMetrics {
     });
     new Gauge({
       name: 'odg_memory_budget_used_bytes',
-      help: 'Bytes of ERP answers held now, as charged to the memory budget (each byte three times).',
+      help: 'Bytes charged to the memory budget now: ERP answers in flight (each byte three times), MCP tool answers held (ten times), the in-memory response cache.',
       registers,
       collect() {
         this.set(sources.memoryBudget.inUse);

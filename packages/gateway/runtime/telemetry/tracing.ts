@@ -15,8 +15,8 @@
  */
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { ErpCallOutcome } from '../erp/erp-observer';
-import type { TraceContext } from '../http/request-context';
-import { NO_ROUTE } from '../http/route-template';
+import type { TraceContext } from '../request/request-context';
+import { NO_ROUTE } from '../request/route-template';
 
 export interface TracingConfig {
   /** OTLP base URL (OTEL_EXPORTER_OTLP_ENDPOINT): spans go to `<endpoint>/v1/traces`. */

@@ -31,7 +31,8 @@ export const ANALYTIC_MODELS: readonly ModelDef[] = [
           ['unavailable', 'Unavailable'],
         ],
         // Company-dependent with a default: never empty (and no empty draw, the demo data stays).
-        requiredUntil: 17,
+        // 17 keeps company-dependent values in ir.property: required, not stored, not sortable.
+        declaredUntil: [{ until: 17, required: true, store: false }],
         empty: 0,
       },
     },

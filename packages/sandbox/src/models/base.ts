@@ -107,7 +107,8 @@ export const BASE_MODELS: readonly ModelDef[] = [
       active: { type: 'boolean', truthy: 1 },
       // The demo units are all reference units (no random draw: the other demo values stay).
       relative_uom_id: { type: 'many2one', relation: 'uom.uom', string: 'Reference Unit', demo: { value: null }, empty: 0 },
-      factor: { type: 'float', string: 'Absolute Quantity', readonly: true, demo: { value: 1 }, empty: 0 },
+      // 17/18: the ratio to the category's reference unit, set by hand; 19 computes it.
+      factor: { type: 'float', string: 'Absolute Quantity', readonly: true, declaredUntil: [{ until: 18, required: true, readonly: false }], demo: { value: 1 }, empty: 0 },
     },
   },
   {

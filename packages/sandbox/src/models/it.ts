@@ -144,7 +144,8 @@ export const IT_MODELS: readonly ModelDef[] = [
         ],
       },
       org_in_parc: { type: 'boolean', string: 'In the IT inventory', truthy: 0.85 },
-      company_id: { type: 'many2one', relation: 'res.company', empty: 0 },
+      // 17: required; 18 computes it from the product (stored, editable).
+      company_id: { type: 'many2one', relation: 'res.company', declaredUntil: [{ until: 17, required: true }], empty: 0 },
     },
   },
   {

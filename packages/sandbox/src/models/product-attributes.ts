@@ -30,10 +30,15 @@ export const PRODUCT_ATTRIBUTE_MODELS: readonly ModelDef[] = [
           ['dynamic', 'Dynamically'],
           ['no_variant', 'Never'],
         ],
-        selection17: [
-          ['always', 'Instantly'],
-          ['dynamic', 'Dynamically'],
-          ['no_variant', 'Never (option)'],
+        declaredUntil: [
+          {
+            until: 17,
+            selection: [
+              ['always', 'Instantly'],
+              ['dynamic', 'Dynamically'],
+              ['no_variant', 'Never (option)'],
+            ],
+          },
         ],
         required: true,
         demo: { pick: ['always', 'always', 'no_variant'] },

@@ -6,6 +6,16 @@
  */
 import type { ModelDef } from '../orm/model-def';
 
+/** An order's states before it is cancelled, in Odoo's order (the organisation's `org_tribu` among them). */
+const ORDER_STATES = [
+  ['draft', 'RFQ'],
+  ['sent', 'RFQ Sent'],
+  ['org_tribu', 'Awaiting tribe validation'],
+  ['to approve', 'To Approve'],
+  ['purchase', 'Purchase Order'],
+] as const;
+const ORDER_CANCELLED = ['cancel', 'Cancelled'] as const;
+
 export const PURCHASE_MODELS: readonly ModelDef[] = [
   {
     name: 'purchase.order',
@@ -53,9 +63,9 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
         empty: 0.2,
       },
       origin: { type: 'char', string: 'Source Document', demo: { seq: 'DA' }, empty: 0.35 },
-      date_order: { type: 'datetime', string: 'Order Deadline', required: true, demo: { days: [-365, 30] } },
-      date_approve: { type: 'datetime', readonly: true, string: 'Confirmation Date', demo: { after: 'date_order', hours: [1, 240] }, empty: 0.35 },
-      date_planned: { type: 'datetime', string: 'Expected Arrival', demo: { after: 'date_order', hours: [24, 1440] }, empty: 0.05 },
+      date_order: { type: 'datetime', string: 'Order Deadline', required: true, demo: { days: [-365, 30] }, fractions: true },
+      date_approve: { type: 'datetime', readonly: true, string: 'Confirmation Date', demo: { after: 'date_order', hours: [1, 240] }, empty: 0.35, fractions: true },
+      date_planned: { type: 'datetime', string: 'Expected Arrival', demo: { after: 'date_order', hours: [24, 1440] }, empty: 0.05, fractions: true },
       amount_untaxed: { type: 'monetary', readonly: true, string: 'Untaxed Amount', demo: { float: [50, 45000] }, empty: 0 },
       // Stored by Odoo (sum of the lines). The organisation is tax-exempt in the demo data: total = untaxed.
       amount_total: { type: 'monetary', readonly: true, string: 'Total', demo: { copy: 'amount_untaxed' }, empty: 0 },
@@ -64,14 +74,9 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
         type: 'selection',
         readonly: true,
         string: 'Status',
-        selection: [
-          ['draft', 'RFQ'],
-          ['sent', 'RFQ Sent'],
-          ['org_tribu', 'Awaiting tribe validation'],
-          ['to approve', 'To Approve'],
-          ['purchase', 'Purchase Order'],
-          ['cancel', 'Cancelled'],
-        ],
+        selection: [...ORDER_STATES, ORDER_CANCELLED],
+        // 17/18 lock an order in a `done` state; 19 replaced it by a `locked` flag.
+        declaredUntil: [{ until: 18, selection: [...ORDER_STATES, ['done', 'Locked'], ORDER_CANCELLED] }],
         empty: 0,
       },
       invoice_status: {
@@ -113,12 +118,13 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
         relation: 'res.currency',
         string: 'Currency',
         related: 'order_id.currency_id',
+        declaredUntil: [{ until: 18, store: true }],
         demo: { copy: 'order_id.currency_id' },
         empty: 0,
       },
       qty_received: { type: 'float', string: 'Received Qty', demo: { float: [0, 200, 0] }, empty: 0 },
       qty_invoiced: { type: 'float', readonly: true, string: 'Billed Qty', demo: { float: [0, 200, 0] }, empty: 0 },
-      date_planned: { type: 'datetime', string: 'Expected Arrival', demo: { days: [-350, 90] }, empty: 0.05 },
+      date_planned: { type: 'datetime', string: 'Expected Arrival', demo: { days: [-350, 90] }, empty: 0.05, fractions: true },
       analytic_distribution: { type: 'json', string: 'Analytic Distribution', demo: { gen: 'distribution' }, empty: 0.2 },
     },
   },

@@ -1,6 +1,10 @@
 /**
  * @module Model-level access rights (`ir.model.access`) and group membership, read from the
- * security tables and cached per user: the seeded security never changes while a sandbox runs.
+ * security tables and cached per user. The sandbox never writes them itself, but another connection
+ * may (a test standing in for an administrator who takes a right away and gives it back, as Odoo's
+ * `ir.model.access.write` does): the cache is dropped whenever the database changed since it was
+ * filled (`PRAGMA data_version`, which moves on every commit of another connection), so a changed
+ * right counts on the next call, as Odoo clears its access cache on such a write.
  */
 import type { Database } from '../store/database';
 import { StatementCache } from '../store/statements';
@@ -12,6 +16,8 @@ export class AccessControl {
   private readonly statements: StatementCache;
   private readonly allowed = new Map<string, ReadonlySet<string>>();
   private readonly groups = new Map<number, ReadonlySet<string>>();
+  /** `data_version` when the caches were filled. */
+  private dataVersion: unknown;
 
   constructor(
     db: Database,
@@ -34,6 +40,7 @@ export class AccessControl {
 
   /** External ids (`base.group_user`) of the groups of `uid`. */
   userGroups(uid: number): ReadonlySet<string> {
+    this.dropIfChanged();
     let groups = this.groups.get(uid);
     if (!groups) {
       const rows = this.statements.all<{ xml_id: string }>(
@@ -55,7 +62,16 @@ export class AccessControl {
     this.groups.clear();
   }
 
+  /** Drops the cached rights when another connection has changed the database since they were read. */
+  private dropIfChanged(): void {
+    const version = this.statements.get<{ data_version: number }>(sql`PRAGMA data_version`)?.data_version;
+    if (version === this.dataVersion) return;
+    this.clear();
+    this.dataVersion = version;
+  }
+
   private allowedModels(uid: number, operation: Operation): ReadonlySet<string> {
+    this.dropIfChanged();
     const key = `${uid}:${operation}`;
     let models = this.allowed.get(key);
     if (!models) {

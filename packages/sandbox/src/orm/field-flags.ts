@@ -4,22 +4,39 @@
  * reports these flags, and the domain and order compilers refuse what they refuse. The sandbox's
  * own storage (a column for every plain or related field) is another matter: `FieldInfo.store`.
  */
+import type { EarlierDeclaration } from './model-def';
 import type { FieldInfo } from './registry';
 import type { OdooVersion } from './types';
 import { ormTraits } from './version-traits';
 
 const X2MANY = new Set(['one2many', 'many2many']);
 
-/** Odoo's `store`: false for computed and related fields, true otherwise (x2many included). */
-export function odooStore(field: FieldInfo): boolean {
+/** What `version` declares otherwise than 19 for this field, if anything (`FieldDef.declaredUntil`). */
+function earlierDeclaration(version: OdooVersion, field: FieldInfo): EarlierDeclaration | undefined {
+  return field.def?.declaredUntil?.find((declared) => version <= declared.until);
+}
+
+/** Odoo's `store`: false for computed and related fields, true otherwise (x2many included), unless the version declares it otherwise. */
+export function odooStore(version: OdooVersion, field: FieldInfo): boolean {
+  const declared = earlierDeclaration(version, field)?.store;
+  if (declared !== undefined) return declared;
   if (field.compute !== undefined || field.related !== undefined) return false;
   return field.store || X2MANY.has(field.type);
 }
 
 /** `required`, as the version declares it. */
 export function isRequired(version: OdooVersion, field: FieldInfo): boolean {
-  const until = field.def?.requiredUntil;
-  return field.required || (until !== undefined && version <= until);
+  return earlierDeclaration(version, field)?.required ?? field.required;
+}
+
+/** `readonly`, as the version declares it. */
+export function isReadonly(version: OdooVersion, field: FieldInfo): boolean {
+  return earlierDeclaration(version, field)?.readonly ?? field.readonly;
+}
+
+/** The selection's `[key, label]` pairs, as the version declares them. */
+export function selectionOf(version: OdooVersion, field: FieldInfo): readonly (readonly [string, string])[] {
+  return earlierDeclaration(version, field)?.selection ?? field.selection ?? [];
 }
 
 /**
@@ -33,10 +50,13 @@ export function isSearchable(version: OdooVersion, field: FieldInfo): boolean {
 
 /**
  * Stored columns sort; a related field sorts through its path in 18/19, in 17 only when it is
- * inherited (`_inherits`); computed and x2many fields do not.
+ * inherited (`_inherits`); computed and x2many fields do not. A version that stores a related field
+ * sorts on its column; 17's company-dependent fields (`ir.property`) do not sort.
  */
 export function isSortable(version: OdooVersion, field: FieldInfo): boolean {
   if (field.sortable !== undefined) return field.sortable;
+  const stored = earlierDeclaration(version, field)?.store;
+  if (stored !== undefined) return stored;
   if (field.related !== undefined) return ormTraits(version).relatedFieldsSortable || field.inherited === true;
   return field.store && !X2MANY.has(field.type);
 }

@@ -2,7 +2,7 @@
  * @module `fields_get`: each field's description as `Field.get_description` builds it (attributes
  * sorted by name, `None` values left out, `attributes=[]` giving `{}` per field).
  */
-import { defaultAggregator, isGroupable, isRequired, isSearchable, isSortable, odooStore } from './field-flags';
+import { defaultAggregator, isGroupable, isReadonly, isRequired, isSearchable, isSortable, odooStore, selectionOf } from './field-flags';
 import type { FieldInfo, ModelInfo } from './registry';
 import type { OdooVersion } from './types';
 import { ormTraits } from './version-traits';
@@ -36,11 +36,11 @@ function describe(version: OdooVersion, field: FieldInfo): FieldDescription {
     exportable: true,
     manual: false,
     name: field.name,
-    readonly: field.readonly,
+    readonly: isReadonly(version, field),
     required: isRequired(version, field),
     searchable: isSearchable(version, field),
     sortable: isSortable(version, field),
-    store: odooStore(field),
+    store: odooStore(version, field),
     string: field.string,
     type: field.type,
   };
@@ -67,7 +67,7 @@ function describe(version: OdooVersion, field: FieldInfo): FieldDescription {
       Object.assign(d, { currency_field: 'currency_id' });
       break;
     case 'selection':
-      d['selection'] = ((traits.selectionLabels17 && field.def?.selection17) || field.selection || []).map(([key, label]) => [key, label]);
+      d['selection'] = selectionOf(version, field).map(([key, label]) => [key, label]);
       break;
     case 'many2one':
     case 'many2many':

@@ -84,11 +84,13 @@ export interface FieldDef {
   readonly inverse?: string;
   /** selection: `[key, label]` pairs, keys as stored. */
   readonly selection?: readonly (readonly [string, string])[];
-  /** selection: the pairs as Odoo 17 declares them, where its labels differ (same keys; `fields_get` only). */
-  readonly selection17?: readonly (readonly [string, string])[];
   readonly required?: boolean;
-  /** Odoo declares the field required up to this version only (`fields_get`; the data is the same). */
-  readonly requiredUntil?: OdooVersion;
+  /**
+   * How earlier Odoo versions declare the field where `fields_get` tells it otherwise than the
+   * attributes above (which are 19's): each entry holds up to and including its `until` version, the
+   * first that holds wins. `fields_get` and the flags derived from them only; the data is the same.
+   */
+  readonly declaredUntil?: readonly EarlierDeclaration[];
   /** What `fields_get` reports in `readonly` (Odoo's `readonly=True`); default: computed fields. */
   readonly readonly?: boolean;
   /**
@@ -156,6 +158,27 @@ export interface FieldDef {
   readonly groupExpandUsesOrder?: true;
   /** Share of rows whose boolean is true (boolean fields only). Default 0.5; `active` 0.9. */
   readonly truthy?: number;
+  /**
+   * Datetime fields: Odoo stores this field's values with fractions of a second, as it does for a
+   * value written from Python's `datetime.now()` (demo data, code) rather than typed by a user; the
+   * seeder adds microseconds, which reads never answer (`create_date` and `write_date` always have them).
+   */
+  readonly fractions?: boolean;
+}
+
+/** What an earlier Odoo declares otherwise (see `FieldDef.declaredUntil`). */
+export interface EarlierDeclaration {
+  /** The last version declaring it so. */
+  readonly until: OdooVersion;
+  /** selection: every `[key, label]` pair as that version declares it (values it has that 19 dropped, other labels). */
+  readonly selection?: readonly (readonly [string, string])[];
+  readonly required?: boolean;
+  readonly readonly?: boolean;
+  /**
+   * `true`: a related field that version stores (`store=True`), sortable as a column; `false`: a
+   * company-dependent field 17 keeps in `ir.property`, not stored and not sortable (still searchable).
+   */
+  readonly store?: boolean;
 }
 
 /**

@@ -203,6 +203,9 @@ function formatValue(
       return value !== null && value !== 0 && value !== '0';
     case 'json':
       return value === null ? false : JSON.parse(String(value));
+    case 'datetime':
+      // `Datetime.to_string`: the stored fractions of a second are never answered.
+      return value === null ? false : String(value).slice(0, 19);
     default:
       return value === null ? false : String(value);
   }

@@ -2,8 +2,8 @@
  * @module Everything the ORM does differently per imitated Odoo version, in one table, so that no
  * compiler, method or model tests a version number itself (the transports' own differences:
  * `http/version-traits.ts`). Each trait names one behaviour and says what Odoo does; per-model
- * differences stay with the model (`ModelDef.orderByVersion`, `selection17`, `nameSearch17`,
- * `requiredUntil`).
+ * differences stay with the model (`ModelDef.orderByVersion`, `nameSearch17`, and each field's
+ * `declaredUntil`: its flags, selection values and labels where an earlier Odoo declares them otherwise).
  */
 import { pyRepr } from './python';
 import type { OdooVersion } from './types';
@@ -98,8 +98,6 @@ export interface OrmTraits {
   readonly relatedFieldsSortable: boolean;
   /** `fields_get` reports `groupable` (18 and later). */
   readonly groupableAttribute: boolean;
-  /** `fields_get` reports the labels Odoo 17 declares where they differ (`FieldDef.selection17`). */
-  readonly selectionLabels17: boolean;
   /** `fields_get`'s name of the aggregation: 17 still calls it `group_operator`. */
   readonly aggregatorAttribute: 'group_operator' | 'aggregator';
 
@@ -218,7 +216,6 @@ const TRAITS: Readonly<Record<OdooVersion, OrmTraits>> = {
     displayNameSearchable: false,
     relatedFieldsSortable: false,
     groupableAttribute: false,
-    selectionLabels17: true,
     aggregatorAttribute: 'group_operator',
     invalidReadFieldMessage: INVALID_READ_FIELD,
     readChecksFieldsWithoutIds: false,
@@ -269,7 +266,6 @@ const TRAITS: Readonly<Record<OdooVersion, OrmTraits>> = {
     displayNameSearchable: true,
     relatedFieldsSortable: true,
     groupableAttribute: true,
-    selectionLabels17: false,
     aggregatorAttribute: 'aggregator',
     invalidReadFieldMessage: INVALID_READ_FIELD,
     readChecksFieldsWithoutIds: false,
@@ -320,7 +316,6 @@ const TRAITS: Readonly<Record<OdooVersion, OrmTraits>> = {
     displayNameSearchable: true,
     relatedFieldsSortable: true,
     groupableAttribute: true,
-    selectionLabels17: false,
     aggregatorAttribute: 'aggregator',
     invalidReadFieldMessage: (field, model) => `Invalid field ${field} on ${model}`,
     readChecksFieldsWithoutIds: true,

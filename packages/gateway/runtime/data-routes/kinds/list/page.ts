@@ -1,0 +1,32 @@
+/**
+ * @module A JSON page of a list route: `{data, meta}` read from the ERP, through the response cache
+ * when the resource is cached.
+ */
+import type { CachedQuery } from '../../../cache/cache-key';
+import { canonicalJson } from '../../../erp/coalesce';
+import type { ListQuery } from '../../../query/parse-query';
+import { unreadableFieldsHeader } from '../../../resource-reader';
+import { deprecationHeaders } from '../../deprecation';
+import type { Admitted, KindDependencies } from '../../kind-route';
+
+/**
+ * A page's cache key: the parsed query, so that spellings of the same question share an entry
+ * (`?a=1&b=2` and `?b=2&a=1`, `limit=050` and `limit=50`), its filters sorted (they are ANDed: their
+ * order changes nothing).
+ */
+function pageKey(query: ListQuery): CachedQuery {
+  const { limit, offset, sinceId, total, order } = query;
+  const fields = query.fields.map((field) => field.name);
+  const filters = query.filters.map((term) => canonicalJson([term.filter.name, term.value])).sort();
+  return ['list', limit, offset, sinceId ?? null, total, order, fields, filters];
+}
+
+export function pageAnswer({ answer, reader }: KindDependencies) {
+  return async (query: ListQuery, { req, res, principal, resource, gaps }: Admitted): Promise<void> => {
+    const headers = deprecationHeaders(resource, query.deprecated);
+    await answer(req, res, principal, resource, pageKey(query), gaps(), async (stats) => {
+      const page = await reader.list(principal, resource, query, stats);
+      return { body: page, headers: { ...headers, ...unreadableFieldsHeader(page.meta.unreadable_fields ?? []) } };
+    });
+  };
+}

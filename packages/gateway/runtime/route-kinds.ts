@@ -1,0 +1,57 @@
+/**
+ * @module The kinds of data route, declared once. A resource's routes are its kinds' paths after
+ * `/api/v1/<domain>/<resource>`; each kind names what a request of it is charged against its key's
+ * rate limit (RATE_LIMIT_COSTS) before the ERP is asked.
+ *
+ * Both sides of the generator register each kind against this declaration, in a table keyed by
+ * `RouteKind`, so that a kind declared here and not registered on one side fails the type check:
+ * - the generator, codegen/kinds/kind-emitters.ts: its query schema, route, OpenAPI operation, MCP
+ *   tools, docs card line and llms.txt line;
+ * - the runtime, data-routes/kinds/data-kinds.ts: how its request is read, what it costs and how it
+ *   is answered, behind the guard every kind shares (data-routes/guard.ts); and mcp/tool-calls.ts:
+ *   the MCP tools that call it.
+ * docs/contributing.md ("Add a route kind") walks through it.
+ *
+ * A leaf: it imports nothing, so that every layer may read it (admission's rate limits, settings.ts's
+ * default of RATE_LIMIT_COSTS and config.ts's check of it). The generator imports its types only, as it does resource-spec.ts (it
+ * builds before the gateway it generates), and restates each kind's path typed by the literal declared
+ * here, so the two cannot differ.
+ */
+
+/** What a kind of route declares. */
+interface RouteKindDeclaration {
+  /** The route's path after the resource's, in Express's notation (`/:id`); '' for the resource's own path. */
+  readonly path: string;
+  /** What a request of this kind may be charged up front; which one, its handler says once the query is read. */
+  readonly costs: readonly string[];
+}
+
+const ROUTE_KINDS = {
+  /**
+   * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
+   * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
+   * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
+   */
+  list: { path: '', costs: ['list', 'counted_list'] },
+  /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
+  detail: { path: '/:id', costs: ['detail'] },
+} as const satisfies Readonly<Record<string, RouteKindDeclaration>>;
+
+export type RouteKinds = typeof ROUTE_KINDS;
+export type RouteKind = keyof RouteKinds;
+/** The kinds in their declared order: the order of each resource's routes, in the routers and the OpenAPI document. */
+export const ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS) as readonly RouteKind[];
+
+/** What a request is charged up front, by its kind. */
+export type RequestCost = RouteKinds[RouteKind]['costs'][number];
+/**
+ * What an answer is charged instead once written, whatever its kind: `not_modified` (a 304) and
+ * `cached` (a 200 the response cache gave: the ERP was not asked).
+ */
+export const ANSWER_COSTS = ['not_modified', 'cached'] as const;
+export type AnswerCost = (typeof ANSWER_COSTS)[number];
+export type CostKind = RequestCost | AnswerCost;
+/** The costs charged up front, by kind in their declared order. */
+export const REQUEST_COSTS: readonly RequestCost[] = ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs);
+/** Every cost kind, the request costs then the answer costs: the keys of RATE_LIMIT_COSTS. */
+export const COST_KINDS: readonly CostKind[] = [...REQUEST_COSTS, ...ANSWER_COSTS];
