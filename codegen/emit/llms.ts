@@ -45,6 +45,8 @@ function routeSection(resource: ResourceModel): string {
     `### ${resource.path}: ${resource.title}${resource.deprecated ? ' [deprecated]' : ''}`,
     resource.description,
     routesOf(resource)
+      // The aggregate route of every resource is described once, in the guide's Summaries (llms.txt's size).
+      .filter((route) => route.kind !== 'aggregate')
       .map((route) => `${route.emitter.label}: GET ${route.openApiPath}.`)
       .join(' '),
     `Default order: ${resource.defaultOrderText}. Sortable: ${sortableNames(resource).join(', ') || 'none'}.${scopeText(resource) ? ` Scope: ${scopeText(resource)}.` : ''}`,

@@ -21,6 +21,7 @@ function resourceSpec(resource: ResourceModel): ResourceSpec {
     filters: resource.filters.map(({ description: _d, example: _e, ...filter }) => filter),
     sortable: resource.sortable,
     deprecated: resource.deprecated,
+    ...(resource.aggregate ? { aggregate: resource.aggregate } : {}),
     ...(resource.cache ? { cache: resource.cache } : {}),
     ...querySchemas(resource),
   };

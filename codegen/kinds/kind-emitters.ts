@@ -8,12 +8,14 @@
 import type { RouteKind } from '../../packages/gateway/runtime/route-kinds';
 import type { ToolDefinition } from '../emit/mcp-tool-parts';
 import type { CatalogueModel, ResourceModel } from '../model/catalogue-model';
+import { AGGREGATE } from './aggregate/aggregate-kind';
 import { DETAIL } from './detail/detail-kind';
 import type { KindEmitter } from './kind-emitter';
 import { LIST } from './list/list-kind';
 
 export const KIND_EMITTERS: { readonly [K in RouteKind]: KindEmitter<K> } = {
   list: LIST,
+  aggregate: AGGREGATE,
   detail: DETAIL,
 };
 

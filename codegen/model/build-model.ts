@@ -3,6 +3,7 @@
  * resolved (nullability, sortability, filter types and ERP fields), collections sorted so that the
  * output is the same for the same input.
  */
+import { buildAggregate } from '../kinds/aggregate/aggregate-catalogue';
 import type { CatalogueFile } from '../load/load-catalogue';
 import { filterTypeOfField, isPlainStored } from '../validate/validate-catalogue';
 import type { CatalogueModel, DomainModel, FieldModel, FilterModel, ResourceModel } from './catalogue-model';
@@ -42,9 +43,16 @@ function buildResource(domain: string, name: string, raw: RawResource, file: str
     filters,
     sortable,
     deprecated: raw.deprecated ?? false,
+    ...aggregateOf(raw),
     ...cacheOf({ ...domainCache, ...raw.cache }),
     file,
   };
+}
+
+/** The resource's aggregate spec, absent with `aggregate: false`. */
+function aggregateOf(raw: RawResource): Pick<ResourceModel, 'aggregate'> {
+  const aggregate = buildAggregate(raw);
+  return aggregate ? { aggregate } : {};
 }
 
 /** The resource's `cache` in the runtime's terms; nothing when the catalogue says nothing (the settings decide). */

@@ -45,6 +45,9 @@ export interface RawCache {
   stale_while_revalidate?: number;
 }
 
+/** The resource's `aggregate` (catalogue.schema.json): none, or the fields that may be grouped by and measured. */
+type RawAggregate = false | { dimensions?: string[]; measures?: string[] };
+
 export interface RawResource {
   title: string;
   description: string;
@@ -54,6 +57,7 @@ export interface RawResource {
   scope?: RawScopeTerm[];
   deprecated?: boolean;
   cache?: RawCache;
+  aggregate?: RawAggregate;
   fields: Record<string, RawField>;
   filters?: Record<string, RawFilter>;
 }

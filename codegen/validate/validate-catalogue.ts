@@ -8,6 +8,7 @@ import { basename } from 'node:path';
 import type { CatalogueError } from '../catalogue-error';
 import { locate, type CatalogueFile } from '../load/load-catalogue';
 import { COMMON_LIST_PARAMETERS } from '../model/catalogue-model';
+import { checkAggregate } from '../kinds/aggregate/aggregate-catalogue';
 import type { RawCache, RawDomain, RawField, RawFilter, RawResource } from '../model/raw';
 
 type Path = readonly (string | number)[];
@@ -53,6 +54,7 @@ function checkResource(resource: RawResource, at: Path, report: Report): void {
   for (const [name, field] of Object.entries(resource.fields)) checkField(name, field, [...at, 'fields', name], report);
   checkDefaultOrder(resource, at, report);
   for (const [name, filter] of Object.entries(resource.filters ?? {})) checkFilter(name, filter, resource, [...at, 'filters', name], report);
+  checkAggregate(resource, at, report);
 }
 
 /**

@@ -29,6 +29,7 @@ const resource = (fields: FieldSpec[], extra: Partial<ResourceSpec> = {}): Resou
   sortable: {},
   deprecated: false,
   listQuerySchema: {},
+  aggregateQuerySchema: {},
   detailQuerySchema: {},
   ...extra,
 });

@@ -13,7 +13,7 @@ import { sampleRequest } from '../describe';
 import { ERROR_STATUSES } from '../openapi/components';
 
 /** The sections, in order; each is docs/guide/<id>.md and, on the page, the anchor `#<id>`. */
-export const GUIDE_SECTIONS = ['intro', 'authentication', 'records', 'paging', 'filters', 'errors', 'limits', 'versioning', 'agents', 'try'] as const;
+export const GUIDE_SECTIONS = ['intro', 'authentication', 'records', 'paging', 'filters', 'summaries', 'errors', 'limits', 'versioning', 'agents', 'try'] as const;
 type GuideSectionId = (typeof GUIDE_SECTIONS)[number];
 
 /** Sections about the page itself: llms.txt leaves them out. */
@@ -53,7 +53,7 @@ export function commonGuideValues(model: CatalogueModel): GuideValues {
     resource_count: String(resources.length),
     domain_count: String(model.domains.length),
     version: model.version,
-    tool_count: String(3 + model.domains.length),
+    tool_count: String(4 + model.domains.length),
     sample_path: sample.path,
     sample_file: sample.path.replace('/', '-'),
     sample_url: url,

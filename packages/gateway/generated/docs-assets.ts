@@ -487,7 +487,7 @@ footer {
 </header>
 <div class="layout">
 <nav id="toc" aria-label="Contents"><details id="toc-box" open><summary>Contents</summary>
-<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li></ul>
+<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#summaries">Summaries</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li></ul>
 <ul class="doms">
 <li><a href="#analytic">Analytic</a><ul><li><a href="#analytic/accounts">accounts</a></li><li><a href="#analytic/dimensions">dimensions</a></li></ul></li>
 <li><a href="#approvals">Approvals</a><ul><li><a href="#approvals/approvers">approvers</a></li><li><a href="#approvals/request-lines">request-lines</a></li><li><a href="#approvals/requests">requests</a></li></ul></li>
@@ -563,6 +563,10 @@ footer {
 <li>An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 <code>invalid_value</code>.</li>
 <li>Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.</li>
 </ul>
+</section>
+<section class="guide" id="summaries">
+<h2>Summaries</h2>
+<p><code>GET /api/v1/&lt;domain&gt;/&lt;resource&gt;/aggregate</code> counts by group in one ERP call: <code>group_by</code> (at most 4; a date or date-time with <code>:day</code>, <code>:week</code>, <code>:month</code>, <code>:quarter</code> or <code>:year</code>), <code>measures</code> (<code>field:sum|avg|min|max</code> of a number, <code>field:count_distinct</code> of a many2one; <code>count</code> is always given), <code>order</code> (<code>count desc</code>), <code>limit</code> (1 to 1000 groups, default 100), <code>offset</code> (<code>meta.next_offset</code>) and the resource's filters. Dimensions: selection, many2one, boolean, date, date-time fields but personal data. <code>?group_by=state,date_order:month&amp;measures=amount_total:sum</code> on purchase/orders gives groups such as <code>{&quot;state&quot;:&quot;draft&quot;,&quot;date_order:month&quot;:&quot;2026-11&quot;,&quot;date_order:month:from&quot;:&quot;2026-11-01T00:00:00Z&quot;,&quot;date_order:month:to&quot;:…,&quot;count&quot;:6,&quot;amount_total:sum&quot;:17429.7}</code>. Buckets are UTC; weeks start on Sunday. A many2one also gives <code>&lt;name&gt;:id</code>; no value is <code>null</code>; an unset number counts as 0, as in the list.</p>
 </section>
 <section class="guide" id="errors">
 <h2>Errors</h2>
@@ -656,7 +660,7 @@ footer {
 <ul>
 <li>Streamable HTTP: <code>POST {base_url}/mcp</code> with <code>Authorization: Bearer &lt;API key&gt;</code> (stateless: no session id; GET is 405).</li>
 <li>stdio, for local agents: <code>GATEWAY_URL={base_url} API_KEY=&lt;key&gt; npm run mcp</code> in a clone of the gateway; it forwards to <code>/mcp</code>.</li>
-<li>14 tools: <code>list_resources</code>; <code>describe_resource</code> (fields, enums, filters, sort keys, personal-data flags); <code>query_&lt;domain&gt;</code> (one per domain: <code>resource</code>, named <code>filters</code>, <code>fields</code>, <code>order</code>, <code>limit</code>, <code>since_id</code>, <code>total</code>); <code>get_record</code> (<code>resource</code> as <code>domain/name</code>, <code>id</code>, <code>fields</code>).</li>
+<li>15 tools: <code>list_resources</code>; <code>describe_resource</code> (fields, enums, filters, sort keys, personal-data flags); <code>query_&lt;domain&gt;</code> (one per domain: <code>resource</code>, named <code>filters</code>, <code>fields</code>, <code>order</code>, <code>limit</code>, <code>since_id</code>, <code>total</code>); <code>get_record</code> (<code>resource</code> as <code>domain/name</code>, <code>id</code>, <code>fields</code>); <code>aggregate</code> (counts by group).</li>
 <li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others); <code>meta.unreadable_fields</code> names fields that are null because the API account may not read their model. Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>.</li>
 <li>Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then <code>gateway_timeout</code>, 504). A call that reads data costs what its route costs against the key's rate limit (<code>rate_limited</code>, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers <code>unavailable</code> (503) with <code>retry_after</code> seconds: retry then, or ask for fewer records.</li>
 <li><strong>llms.txt</strong>: this interface as flat Markdown for language models, at <code>{base_url}/llms.txt</code> (and <code>/api/llms.txt</code>).</li>
@@ -681,6 +685,7 @@ footer {
 <p class="head">Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/analytic/accounts</code><button type="button" class="try" data-path="/api/v1/analytic/accounts?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/analytic/accounts/aggregate</code><button type="button" class="try" data-path="/api/v1/analytic/accounts/aggregate?group_by=dimension">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/analytic/accounts/{id}</code></dd>
 <dt>Default order</dt><dd><code>id asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>name</code>, <code>active</code></dd>
@@ -733,6 +738,7 @@ footer {
 <p class="head">Axes of analysis (analytic plans) grouping the analytic accounts.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/analytic/dimensions</code><button type="button" class="try" data-path="/api/v1/analytic/dimensions?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/analytic/dimensions/aggregate</code><button type="button" class="try" data-path="/api/v1/analytic/dimensions/aggregate?group_by=applicability">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/analytic/dimensions/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>sequence</code>, <code>applicability</code></dd>
@@ -778,6 +784,7 @@ footer {
 <p class="head">Steps of an approval circuit (one approver of one request).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/approvers</code><button type="button" class="try" data-path="/api/v1/approvals/approvers?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/approvals/approvers/aggregate</code><button type="button" class="try" data-path="/api/v1/approvals/approvers/aggregate?group_by=request_id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/approvers/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>status</code>, <code>sequence</code>, <code>required</code></dd>
@@ -834,6 +841,7 @@ footer {
 <p class="head">Product lines of approval requests (what is asked for and where it is charged).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/request-lines</code><button type="button" class="try" data-path="/api/v1/approvals/request-lines?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/approvals/request-lines/aggregate</code><button type="button" class="try" data-path="/api/v1/approvals/request-lines/aggregate?group_by=request_id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/request-lines/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>estimated_amount</code></dd>
@@ -908,6 +916,7 @@ footer {
 <p class="head">Approval requests (purchases, expenses, missions...) and their outcome.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/requests</code><button type="button" class="try" data-path="/api/v1/approvals/requests?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/approvals/requests/aggregate</code><button type="button" class="try" data-path="/api/v1/approvals/requests/aggregate?group_by=author_id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/requests/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>subject</code>, <code>description</code>, <code>reference</code>, <code>status</code>, <code>amount</code>, <code>budget_code</code>, <code>location</code>, <code>quantity</code>, <code>created_at</code>, <code>date</code>, <code>date_confirmed</code>, <code>date_start</code>, <code>date_end</code></dd>
@@ -1006,6 +1015,7 @@ footer {
 <p class="head">Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/counters</code><button type="button" class="try" data-path="/api/v1/electricity/counters?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/electricity/counters/aggregate</code><button type="button" class="try" data-path="/api/v1/electricity/counters/aggregate?group_by=environment">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/counters/{id}</code></dd>
 <dt>Default order</dt><dd><code>code asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>label</code></dd>
@@ -1068,6 +1078,7 @@ footer {
 <p class="head">Prepaid credit bought for a meter.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/purchases</code><button type="button" class="try" data-path="/api/v1/electricity/purchases?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/electricity/purchases/aggregate</code><button type="button" class="try" data-path="/api/v1/electricity/purchases/aggregate?group_by=counter">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/purchases/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_purchase desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date_purchase</code>, <code>purchased_kwh</code>, <code>amount</code>, <code>state</code></dd>
@@ -1125,6 +1136,7 @@ footer {
 <p class="head">Balances read on a meter and the consumption derived from the previous reading.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/readings</code><button type="button" class="try" data-path="/api/v1/electricity/readings?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/electricity/readings/aggregate</code><button type="button" class="try" data-path="/api/v1/electricity/readings/aggregate?group_by=counter">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/readings/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_reading desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date_reading</code>, <code>remaining_kwh</code>, <code>consumed_kwh</code>, <code>days_elapsed</code>, <code>daily_consumption</code>, <code>is_excluded_from_avg</code>, <code>note</code></dd>
@@ -1185,6 +1197,7 @@ footer {
 <p class="head">Events with their dates, space, seats, people in charge, review state and checklist progress.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/events</code><button type="button" class="try" data-path="/api/v1/events/events?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/events/events/aggregate</code><button type="button" class="try" data-path="/api/v1/events/events/aggregate?group_by=event_type">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/events/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_begin desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_begin</code>, <code>date_end</code>, <code>seats_max</code>, <code>origin</code>, <code>review_state</code>, <code>hidden_public</code>, <code>checklist_enabled</code></dd>
@@ -1270,6 +1283,7 @@ footer {
 <p class="head">Registrations of participants to events (attendee name, email and phone are personal data).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/registrations</code><button type="button" class="try" data-path="/api/v1/events/registrations?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/events/registrations/aggregate</code><button type="button" class="try" data-path="/api/v1/events/registrations/aggregate?group_by=event_id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/registrations/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>attendee</code>, <code>email</code>, <code>phone</code>, <code>state</code></dd>
@@ -1324,6 +1338,7 @@ footer {
 <p class="head">Preparation checklist tasks of events.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/tasks</code><button type="button" class="try" data-path="/api/v1/events/tasks?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/events/tasks/aggregate</code><button type="button" class="try" data-path="/api/v1/events/tasks/aggregate?group_by=event_id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/tasks/{id}</code></dd>
 <dt>Default order</dt><dd><code>event_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>done</code></dd>
@@ -1373,6 +1388,7 @@ footer {
 <p class="head">Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/alerts</code><button type="button" class="try" data-path="/api/v1/fleet/alerts?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/alerts/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/alerts/aggregate?group_by=vehicle">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/alerts/{id}</code></dd>
 <dt>Default order</dt><dd><code>due_date asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>type</code>, <code>due_date</code>, <code>handled_at</code>, <code>reminder_days</code></dd>
@@ -1430,6 +1446,7 @@ footer {
 <p class="head">Fuel fills of the vehicles with consumption over each interval and anomaly detection.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs</code><button type="button" class="try" data-path="/api/v1/fleet/fuel-logs?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/fuel-logs/aggregate?group_by=vehicle">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>station</code>, <code>liters</code>, <code>price_per_liter</code>, <code>odometer</code>, <code>distance</code>, <code>reviewed</code></dd>
@@ -1503,6 +1520,7 @@ footer {
 <p class="head">Incidents involving the vehicles (damage, breakdowns, accidents).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/incidents</code><button type="button" class="try" data-path="/api/v1/fleet/incidents?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/incidents/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/incidents/aggregate?group_by=vehicle">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/incidents/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date</code>, <code>severity</code>, <code>cost</code></dd>
@@ -1558,6 +1576,7 @@ footer {
 <p class="head">Fleet locations in service (pick-up points and sites; archived locations are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/locations</code><button type="button" class="try" data-path="/api/v1/fleet/locations?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/locations/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/locations/aggregate?group_by=country">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/locations/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>address</code>, <code>city</code>, <code>latitude</code>, <code>longitude</code>, <code>is_default_pickup</code></dd>
@@ -1610,6 +1629,7 @@ footer {
 <p class="head">Vehicle requests (reservations of a vehicle for a period).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/reservations</code><button type="button" class="try" data-path="/api/v1/fleet/reservations?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/reservations/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/reservations/aggregate?group_by=vehicle">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/reservations/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>motive</code>, <code>destination</code>, <code>expected_km</code>, <code>attendees_count</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code></dd>
@@ -1683,6 +1703,7 @@ footer {
 <p class="head">Services performed on the vehicles (maintenance and repairs).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/services</code><button type="button" class="try" data-path="/api/v1/fleet/services?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/services/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/services/aggregate?group_by=vehicle">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/services/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>description</code>, <code>service_kind</code>, <code>amount</code>, <code>next_service_odometer</code>, <code>invoice_ref</code>, <code>state</code></dd>
@@ -1750,6 +1771,7 @@ footer {
 <p class="head">Trips driven with the vehicles.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/trips</code><button type="button" class="try" data-path="/api/v1/fleet/trips?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/trips/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/trips/aggregate?group_by=reservation_id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/trips/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>date_start</code>, <code>date_end</code>, <code>odometer_start</code>, <code>distance</code>, <code>motive</code>, <code>destination</code></dd>
@@ -1816,6 +1838,7 @@ footer {
 <p class="head">Vehicles of the fleet in service (archived vehicles are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/vehicles</code><button type="button" class="try" data-path="/api/v1/fleet/vehicles?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/vehicles/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/vehicles/aggregate?group_by=model">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/vehicles/{id}</code></dd>
 <dt>Default order</dt><dd><code>plate asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>plate</code>, <code>vin</code>, <code>seats</code>, <code>fuel_type</code>, <code>assignation_state</code>, <code>acquisition_date</code>, <code>insurance_expiry</code>, <code>technical_control_expiry</code></dd>
@@ -1890,6 +1913,7 @@ footer {
 <p class="head">IT hardware identified by serial number, limited to the organisation&#39;s inventory (parc).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/assets</code><button type="button" class="try" data-path="/api/v1/it/assets?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/it/assets/aggregate</code><button type="button" class="try" data-path="/api/v1/it/assets/aggregate?group_by=product">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/assets/{id}</code></dd>
 <dt>Default order</dt><dd><code>serial asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>serial</code>, <code>internal_ref</code>, <code>lifecycle</code></dd>
@@ -1941,6 +1965,7 @@ footer {
 <p class="head">Consumables issued to beneficiaries against IT tickets, and what came back.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/consumable-moves</code><button type="button" class="try" data-path="/api/v1/it/consumable-moves?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/it/consumable-moves/aggregate</code><button type="button" class="try" data-path="/api/v1/it/consumable-moves/aggregate?group_by=ticket_id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/consumable-moves/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>quantity</code>, <code>returned_quantity</code>, <code>state</code>, <code>date</code></dd>
@@ -2000,6 +2025,7 @@ footer {
 <p class="head">IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/tickets</code><button type="button" class="try" data-path="/api/v1/it/tickets?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/it/tickets/aggregate</code><button type="button" class="try" data-path="/api/v1/it/tickets/aggregate?group_by=type">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/tickets/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>priority</code>, <code>kanban_state</code>, <code>assigned_date</code>, <code>closed_date</code>, <code>validation_state</code></dd>
@@ -2080,6 +2106,7 @@ footer {
 <p class="head">Lines of purchase orders.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/purchase/order-lines</code><button type="button" class="try" data-path="/api/v1/purchase/order-lines?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/purchase/order-lines/aggregate</code><button type="button" class="try" data-path="/api/v1/purchase/order-lines/aggregate?group_by=order_id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/purchase/order-lines/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>price_unit</code>, <code>price_subtotal</code>, <code>price_total</code>, <code>qty_received</code>, <code>qty_invoiced</code>, <code>date_planned</code></dd>
@@ -2153,6 +2180,7 @@ footer {
 <p class="head">Purchase orders (requests for quotation and confirmed orders).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/purchase/orders</code><button type="button" class="try" data-path="/api/v1/purchase/orders?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/purchase/orders/aggregate</code><button type="button" class="try" data-path="/api/v1/purchase/orders/aggregate?group_by=vendor">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/purchase/orders/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_order desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>vendor_reference</code>, <code>subject</code>, <code>budget_line</code>, <code>delivery_condition</code>, <code>origin</code>, <code>date_order</code>, <code>date_approve</code>, <code>date_planned</code>, <code>amount_untaxed</code>, <code>amount_total</code>, <code>state</code>, <code>invoice_status</code>, <code>created_at</code></dd>
@@ -2247,6 +2275,7 @@ footer {
 <p class="head">Activities a space can be booked for (archived activities are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/activities</code><button type="button" class="try" data-path="/api/v1/space/activities?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/activities/aggregate</code><button type="button" class="try" data-path="/api/v1/space/activities/aggregate">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/activities/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>default_duration</code></dd>
@@ -2287,6 +2316,7 @@ footer {
 <p class="head">Categories of spaces and equipment (archived categories are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/categories</code><button type="button" class="try" data-path="/api/v1/space/categories?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/categories/aggregate</code><button type="button" class="try" data-path="/api/v1/space/categories/aggregate">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/categories/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code></dd>
@@ -2324,6 +2354,7 @@ footer {
 <p class="head">Equipment available in the spaces (archived equipment is not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/equipments</code><button type="button" class="try" data-path="/api/v1/space/equipments?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/equipments/aggregate</code><button type="button" class="try" data-path="/api/v1/space/equipments/aggregate?group_by=category">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/equipments/{id}</code></dd>
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
@@ -2366,6 +2397,7 @@ footer {
 <p class="head">Maintenance slots of spaces.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/maintenances</code><button type="button" class="try" data-path="/api/v1/space/maintenances?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/maintenances/aggregate</code><button type="button" class="try" data-path="/api/v1/space/maintenances/aggregate?group_by=space">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/maintenances/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>start</code>, <code>stop</code>, <code>state</code>, <code>category</code>, <code>blocks_reservations</code></dd>
@@ -2428,6 +2460,7 @@ footer {
 <p class="head">Reservations of spaces.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/reservations</code><button type="button" class="try" data-path="/api/v1/space/reservations?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/reservations/aggregate</code><button type="button" class="try" data-path="/api/v1/space/reservations/aggregate?group_by=space">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/reservations/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>attendees_expected</code>, <code>attendees_actual</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code>, <code>cancellation_reason</code>, <code>check_in_at</code>, <code>check_out_at</code></dd>
@@ -2504,6 +2537,7 @@ footer {
 <p class="head">Sites holding the spaces, as a tree (archived sites are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/sites</code><button type="button" class="try" data-path="/api/v1/space/sites?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/sites/aggregate</code><button type="button" class="try" data-path="/api/v1/space/sites/aggregate?group_by=parent_id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/sites/{id}</code></dd>
 <dt>Default order</dt><dd><code>complete_name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>complete_name</code>, <code>code</code>, <code>address</code></dd>
@@ -2551,6 +2585,7 @@ footer {
 <p class="head">Bookable spaces (archived spaces are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/spaces</code><button type="button" class="try" data-path="/api/v1/space/spaces?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/spaces/aggregate</code><button type="button" class="try" data-path="/api/v1/space/spaces/aggregate?group_by=site">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/spaces/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>state</code>, <code>location</code>, <code>floor</code>, <code>surface</code>, <code>capacity</code>, <code>hourly_price</code>, <code>public_visibility</code>, <code>approval_required</code>, <code>min_lead_hours</code>, <code>max_lead_days</code>, <code>cancel_deadline_hours</code></dd>
@@ -2631,6 +2666,7 @@ footer {
 <p class="head">Blocking points raised by squads, with their origin, owner and the decision that lifted them.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/blockers</code><button type="button" class="try" data-path="/api/v1/sprint/blockers?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/blockers/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/blockers/aggregate?group_by=subject">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/blockers/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code>, <code>unblocker</code>, <code>origin</code>, <code>date_start</code>, <code>date_lifted</code>, <code>escalated</code>, <code>decision</code></dd>
@@ -2704,6 +2740,7 @@ footer {
 <p class="head">Commitments taken by squads towards an objective or key result, with their deadline and state.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/engagements</code><button type="button" class="try" data-path="/api/v1/sprint/engagements?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/engagements/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/engagements/aggregate?group_by=state">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/engagements/{id}</code></dd>
 <dt>Default order</dt><dd><code>deadline asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>state</code>, <code>deadline</code>, <code>actual_date</code>, <code>expected_proof</code></dd>
@@ -2778,6 +2815,7 @@ footer {
 <p class="head">Key results of the objectives, per exercice and squad, with their progress computed from their measures.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/key-results</code><button type="button" class="try" data-path="/api/v1/sprint/key-results?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/key-results/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/key-results/aggregate?group_by=exercice">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/key-results/{id}</code></dd>
 <dt>Default order</dt><dd><code>number asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code></dd>
@@ -2835,6 +2873,7 @@ footer {
 <p class="head">Values read for the measures of the key results.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings</code><button type="button" class="try" data-path="/api/v1/sprint/measure-readings?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/measure-readings/aggregate?group_by=measure">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>value</code>, <code>note</code></dd>
@@ -2892,6 +2931,7 @@ footer {
 <p class="head">Measures of the key results: start, milestone and target values, last reading and progress.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/measures</code><button type="button" class="try" data-path="/api/v1/sprint/measures?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/measures/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/measures/aggregate?group_by=key_result">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/measures/{id}</code></dd>
 <dt>Default order</dt><dd><code>kr_id, id</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>unit</code>, <code>start_value</code>, <code>milestone_value</code>, <code>milestone_date</code>, <code>target_value</code></dd>
@@ -2951,6 +2991,7 @@ footer {
 <p class="head">Objectives of the OKR framework, archived ones included.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/objectives</code><button type="button" class="try" data-path="/api/v1/sprint/objectives?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/objectives/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/objectives/aggregate?group_by=active">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/objectives/{id}</code></dd>
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>active</code></dd>
@@ -2989,6 +3030,7 @@ footer {
 <p class="head">Sprints of the squads (field list inferred, may grow; decision D1).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/sprints</code><button type="button" class="try" data-path="/api/v1/sprint/sprints?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/sprints/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/sprints/aggregate?group_by=squad">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/sprints/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_start</code>, <code>date_end</code></dd>
@@ -3038,6 +3080,7 @@ footer {
 <p class="head">Transfers of goods (receipts, deliveries, internal moves).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/stock/pickings</code><button type="button" class="try" data-path="/api/v1/stock/pickings?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/stock/pickings/aggregate</code><button type="button" class="try" data-path="/api/v1/stock/pickings/aggregate?group_by=picking_type">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/stock/pickings/{id}</code></dd>
 <dt>Default order</dt><dd><code>scheduled_date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>origin</code>, <code>scheduled_date</code>, <code>date_done</code>, <code>priority</code>, <code>state</code></dd>
@@ -3101,6 +3144,7 @@ footer {
 <p class="head">Daily allowance rates by destination country and city (archived rates are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-rates?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-rates/aggregate?group_by=country">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>daily_rate</code>, <code>has_tiers</code>, <code>note</code></dd>
@@ -3155,6 +3199,7 @@ footer {
 <p class="head">Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-requests?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-requests/aggregate?group_by=state">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>mission_object</code>, <code>date_start</code>, <code>date_end</code>, <code>prorata_start</code>, <code>prorata_end</code>, <code>calc_model</code>, <code>daily_rate</code>, <code>duration_abatement_pct</code>, <code>duration_abatement_amount</code>, <code>total_amount</code>, <code>financing_type</code>, <code>partner_share_pct</code>, <code>amount_company</code>, <code>amount_partner</code>, <code>submit_date</code>, <code>approve_date</code>, <code>reject_date</code></dd>
@@ -3258,6 +3303,7 @@ footer {
 <p class="head">Other expenses of a trip (visa, local transport, fees...).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses</code><button type="button" class="try" data-path="/api/v1/travel/trip-expenses?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/trip-expenses/aggregate?group_by=trip_id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>cost</code>, <code>notes</code></dd>
@@ -3304,6 +3350,7 @@ footer {
 <p class="head">Legs of a trip, in order, from one city to the next.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-stages</code><button type="button" class="try" data-path="/api/v1/travel/trip-stages?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/trip-stages/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/trip-stages/aggregate?group_by=trip_id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-stages/{id}</code></dd>
 <dt>Default order</dt><dd><code>trip_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>position</code>, <code>is_return_leg</code>, <code>date_from</code>, <code>date_to</code>, <code>has_transport</code></dd>
@@ -3367,6 +3414,7 @@ footer {
 <p class="head">Kinds of mission (archived types are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-types</code><button type="button" class="try" data-path="/api/v1/travel/trip-types?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/trip-types/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/trip-types/aggregate">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-types/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
@@ -3407,6 +3455,7 @@ footer {
 <p class="head">Missions of the organisation&#39;s staff: traveller, itinerary, dates and costs.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trips</code><button type="button" class="try" data-path="/api/v1/travel/trips?limit=2">Try it</button></dd>
+<dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/trips/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/trips/aggregate?group_by=state">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trips/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>traveler_name</code>, <code>traveler_email</code>, <code>description</code>, <code>date_submission</code>, <code>date_start</code>, <code>date_end</code>, <code>transport_cost</code>, <code>accommodation_cost_total</code>, <code>insurance_premium</code>, <code>has_per_diem</code></dd>
@@ -3785,6 +3834,10 @@ Each resource takes its named filters (listed with it) and the common parameters
 - An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 \`invalid_value\`.
 - Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.
 
+## Summaries
+
+\`GET /api/v1/<domain>/<resource>/aggregate\` counts by group in one ERP call: \`group_by\` (at most 4; a date or date-time with \`:day\`, \`:week\`, \`:month\`, \`:quarter\` or \`:year\`), \`measures\` (\`field:sum|avg|min|max\` of a number, \`field:count_distinct\` of a many2one; \`count\` is always given), \`order\` (\`count desc\`), \`limit\` (1 to 1000 groups, default 100), \`offset\` (\`meta.next_offset\`) and the resource's filters. Dimensions: selection, many2one, boolean, date, date-time fields but personal data. \`?group_by=state,date_order:month&measures=amount_total:sum\` on purchase/orders gives groups such as \`{"state":"draft","date_order:month":"2026-11","date_order:month:from":"2026-11-01T00:00:00Z","date_order:month:to":…,"count":6,"amount_total:sum":17429.7}\`. Buckets are UTC; weeks start on Sunday. A many2one also gives \`<name>:id\`; no value is \`null\`; an unset number counts as 0, as in the list.
+
 ## Errors
 
 Errors answer \`{"error": {"code": "...", "message": "..."}}\`, except 405, an HTML page. Rely on the status; the message is for people.
@@ -3823,7 +3876,7 @@ Agents that speak the Model Context Protocol use the same key, rights, limits an
 
 - Streamable HTTP: \`POST {base_url}/mcp\` with \`Authorization: Bearer <API key>\` (stateless: no session id; GET is 405).
 - stdio, for local agents: \`GATEWAY_URL={base_url} API_KEY=<key> npm run mcp\` in a clone of the gateway; it forwards to \`/mcp\`.
-- 14 tools: \`list_resources\`; \`describe_resource\` (fields, enums, filters, sort keys, personal-data flags); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`).
+- 15 tools: \`list_resources\`; \`describe_resource\` (fields, enums, filters, sort keys, personal-data flags); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`); \`aggregate\` (counts by group).
 - Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others); \`meta.unreadable_fields\` names fields that are null because the API account may not read their model. Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`.
 - Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then \`gateway_timeout\`, 504). A call that reads data costs what its route costs against the key's rate limit (\`rate_limited\`, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers \`unavailable\` (503) with \`retry_after\` seconds: retry then, or ask for fewer records.
 - **llms.txt**: this interface as flat Markdown for language models, at \`{base_url}/llms.txt\` (and \`/api/llms.txt\`).

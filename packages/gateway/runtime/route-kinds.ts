@@ -33,6 +33,11 @@ const ROUTE_KINDS = {
    * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
    */
   list: { path: '', costs: ['list', 'counted_list'] },
+  /**
+   * `GET /api/v1/<domain>/<resource>/aggregate`: the records grouped by the resource's dimensions,
+   * counted and measured by the ERP in one grouped read (JSON, CSV or NDJSON).
+   */
+  aggregate: { path: '/aggregate', costs: ['aggregate'] },
   /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
   detail: { path: '/:id', costs: ['detail'] },
 } as const satisfies Readonly<Record<string, RouteKindDeclaration>>;

@@ -35,11 +35,12 @@ export interface ExportEncoder {
 /** The column a change-feed export adds. */
 const REMOVED = '_removed';
 
-export function encoderFor(format: ExportFormat, fields: readonly FieldSpec[], changeFeed: boolean, formulas: CsvFormulas): ExportEncoder {
+/** `fields`: the columns of a CSV (records' field names, or an aggregate answer's keys). */
+export function encoderFor(format: ExportFormat, fields: readonly Pick<FieldSpec, 'name'>[], changeFeed: boolean, formulas: CsvFormulas): ExportEncoder {
   return format === 'csv' ? csvEncoder(fields, changeFeed, formulas) : ndjsonEncoder(changeFeed);
 }
 
-function csvEncoder(fields: readonly FieldSpec[], changeFeed: boolean, formulas: CsvFormulas): ExportEncoder {
+function csvEncoder(fields: readonly Pick<FieldSpec, 'name'>[], changeFeed: boolean, formulas: CsvFormulas): ExportEncoder {
   const columns = fields.map((field) => field.name);
   if (changeFeed) columns.push(REMOVED);
   const options = {

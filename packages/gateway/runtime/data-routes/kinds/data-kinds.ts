@@ -5,10 +5,12 @@
  */
 import type { RouteKind } from '../../route-kinds';
 import type { DataKind } from '../kind-route';
+import { aggregateKind } from './aggregate/aggregate-route';
 import { detailKind } from './detail/detail-route';
 import { listKind } from './list/list-route';
 
 export const DATA_KINDS: { readonly [K in RouteKind]: DataKind } = {
   list: listKind,
+  aggregate: aggregateKind,
   detail: detailKind,
 };
