@@ -32,7 +32,7 @@ function measuresOf(resource: ResourceSpec): { compared: string[]; names: string
 describe('aggregate route', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ env: { CACHE_TTL_SECONDS: '0' } });
+    stack = await startStack();
   });
   afterAll(() => stack.close());
 
@@ -232,5 +232,46 @@ describe.each(TRANSPORTS)('aggregate over %s', (_name, transport, version) => {
       expect(have?.count).toBe(want.count);
       for (const [i, value] of want.measures.entries()) expect({ key, i, close: close(have?.measures[i] ?? null, value) }).toEqual({ key, i, close: true });
     }
+  });
+});
+
+describe('aggregate answers through the response cache, conditional and charged as aggregate', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({
+      env: { CACHE_DEFAULT_TTL_S: '60', RATE_LIMIT_POINTS: '100', RATE_LIMIT_WINDOW_SECONDS: '600', RATE_LIMIT_COSTS: 'aggregate=7,cached=2,not_modified=1' },
+    });
+  });
+  afterAll(() => stack.close());
+
+  const remaining = (header: unknown) => Number(/^"per-key";r=(\d+);t=(\d+)$/.exec(String(header))?.[1]);
+
+  it('reads the ERP once for two spellings of one question, answers 304 to its ETag, and charges each outcome its cost', async () => {
+    const grouped = () => stack.erpCalls.filter((c) => c.method === 'formatted_read_group').length;
+    const first = await stack.get('/api/v1/purchase/orders/aggregate?group_by=state&measures=amount_total:sum&state=purchase');
+    expect(first.status).toBe(200);
+    expect(first.headers['server-timing']).toMatch(/cache;desc=miss/);
+    expect(first.headers['cache-control']).toBe('private, max-age=60');
+    const afterFirst = remaining(first.headers['ratelimit']);
+    const calls = grouped();
+    // The same question, its parameters in another order and spelling: one cache entry.
+    const second = await stack.get('/api/v1/purchase/orders/aggregate?state=purchase&measures=amount_total:sum&group_by=%20state&limit=100');
+    expect(second.status).toBe(200);
+    expect(second.headers['server-timing']).toMatch(/cache;desc=hit/);
+    expect(second.body).toEqual(first.body);
+    expect(grouped()).toBe(calls);
+    // RateLimit says the points left after the up-front charge (aggregate: 7); the answer's outcome
+    // settles it afterwards (cached: 2, 304: 1), which the next request's header shows.
+    expect(remaining(second.headers['ratelimit'])).toBe(afterFirst - 7);
+    const notModified = await stack
+      .get('/api/v1/purchase/orders/aggregate?group_by=state&measures=amount_total:sum&state=purchase')
+      .set('If-None-Match', first.headers['etag'] as string);
+    expect(notModified.status).toBe(304);
+    expect(remaining(notModified.headers['ratelimit'])).toBe(afterFirst - 2 - 7);
+    // Another question is another entry, charged as an aggregate.
+    const other = await stack.get('/api/v1/purchase/orders/aggregate?group_by=vendor');
+    expect(other.status).toBe(200);
+    expect(grouped()).toBe(calls + 1);
+    expect(remaining(other.headers['ratelimit'])).toBe(afterFirst - 10);
   });
 });

@@ -75867,8 +75867,8 @@ var mcp_tools_default = {
     },
     {
       name: "aggregate",
-      title: "Count and sum by group",
-      description: "Counts (and sums, averages, min, max, distinct counts) of a resource's records by group, computed by the ERP in one call: e.g. resource purchase/orders, group_by [state], measures [amount_total:sum]. describe_resource lists each resource's aggregate dimensions and measures. Filters as in the query tools. Date buckets: field:day|week|month|quarter|year, cut in UTC. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      title: "Count by group",
+      description: "Counts and measures by group in one ERP call (purchase/orders, group_by [state], measures [amount_total:sum]); describe_resource gives each resource's dimensions and measures. Dates: field:day|week|month|quarter|year, UTC.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -75877,95 +75877,38 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "analytic/accounts",
-              "analytic/dimensions",
-              "approvals/approvers",
-              "approvals/request-lines",
-              "approvals/requests",
-              "electricity/counters",
-              "electricity/purchases",
-              "electricity/readings",
-              "events/events",
-              "events/registrations",
-              "events/tasks",
-              "fleet/alerts",
-              "fleet/fuel-logs",
-              "fleet/incidents",
-              "fleet/locations",
-              "fleet/reservations",
-              "fleet/services",
-              "fleet/trips",
-              "fleet/vehicles",
-              "it/assets",
-              "it/consumable-moves",
-              "it/tickets",
-              "purchase/order-lines",
-              "purchase/orders",
-              "space/activities",
-              "space/categories",
-              "space/equipments",
-              "space/maintenances",
-              "space/reservations",
-              "space/sites",
-              "space/spaces",
-              "sprint/blockers",
-              "sprint/engagements",
-              "sprint/key-results",
-              "sprint/measure-readings",
-              "sprint/measures",
-              "sprint/objectives",
-              "sprint/sprints",
-              "stock/pickings",
-              "travel/perdiem-rates",
-              "travel/perdiem-requests",
-              "travel/trip-expenses",
-              "travel/trip-stages",
-              "travel/trip-types",
-              "travel/trips"
-            ],
-            description: "As '<domain>/<resource>'."
+            type: "string"
           },
           group_by: {
             type: "array",
             items: {
-              type: "string",
-              pattern: "^[a-z_][a-z0-9_]*(:(day|week|month|quarter|year))?$"
+              type: "string"
             },
-            maxItems: 4,
-            uniqueItems: true,
-            description: "Dimensions (a date with its granularity). Omit for one group of everything."
+            maxItems: 4
           },
           measures: {
             type: "array",
             items: {
-              type: "string",
-              pattern: "^(count|[a-z_][a-z0-9_]*:(sum|avg|min|max|count_distinct))$"
+              type: "string"
             },
-            minItems: 1,
-            maxItems: 16,
-            uniqueItems: true,
-            description: "'field:aggregator' items; count is always answered."
+            maxItems: 16
           },
           filters: {
-            type: "object",
-            description: "The resource's named filters."
+            type: "object"
           },
           order: {
             type: "string",
-            description: "e.g. 'count desc' or 'amount_total:sum desc'."
+            description: "'count desc'"
           },
           limit: {
             type: "integer",
             minimum: 1,
-            maximum: 1e3,
-            description: "Groups per page (default 100)."
+            maximum: 1e3
           },
           offset: {
             type: "integer",
             minimum: 0,
-            description: "meta.next_offset of the previous page."
+            description: "meta.next_offset"
           }
         }
       },
@@ -75978,87 +75921,21 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "analytic/accounts",
-              "analytic/dimensions",
-              "approvals/approvers",
-              "approvals/request-lines",
-              "approvals/requests",
-              "electricity/counters",
-              "electricity/purchases",
-              "electricity/readings",
-              "events/events",
-              "events/registrations",
-              "events/tasks",
-              "fleet/alerts",
-              "fleet/fuel-logs",
-              "fleet/incidents",
-              "fleet/locations",
-              "fleet/reservations",
-              "fleet/services",
-              "fleet/trips",
-              "fleet/vehicles",
-              "it/assets",
-              "it/consumable-moves",
-              "it/tickets",
-              "purchase/order-lines",
-              "purchase/orders",
-              "space/activities",
-              "space/categories",
-              "space/equipments",
-              "space/maintenances",
-              "space/reservations",
-              "space/sites",
-              "space/spaces",
-              "sprint/blockers",
-              "sprint/engagements",
-              "sprint/key-results",
-              "sprint/measure-readings",
-              "sprint/measures",
-              "sprint/objectives",
-              "sprint/sprints",
-              "stock/pickings",
-              "travel/perdiem-rates",
-              "travel/perdiem-requests",
-              "travel/trip-expenses",
-              "travel/trip-stages",
-              "travel/trip-types",
-              "travel/trips"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              type: "object",
-              required: [
-                "count"
-              ],
-              properties: {
-                count: {
-                  type: "integer"
-                }
-              }
+              type: "object"
             }
           },
           meta: {
-            type: "object",
-            required: [
-              "next_offset"
-            ],
-            properties: {
-              next_offset: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              }
-            }
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Count and sum by group",
+        title: "Count by group",
         readOnlyHint: true,
         destructiveHint: false,
         idempotentHint: true,
