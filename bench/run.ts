@@ -9,7 +9,8 @@
  * lengthened, up to 20 s, to get that many answers), --soak-requests N, --soak-seconds S,
  * --operate-only (only the "operate" section: access log, metrics, traces and compression on and off,
  * written to bench/results/operate.{json,md}). --exports-only
- * (only the whole-table exports of bench/exports.ts, written to bench/results/exports.md).
+ * (only the whole-table exports of bench/exports.ts, written to bench/results/exports.md). --aggregate-only
+ * (only count by state through the aggregate route against exporting and counting, bench/aggregate-bench.ts).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -26,6 +27,7 @@ import { measureOperate, operateMarkdown, type OperateResult } from './operate';
 import { cacheReport, runCacheBench, type CacheBenchResult } from './cache-bench';
 import { RESOURCE, scenarios, type Scenario } from './scenarios';
 import { benchExports, exportReport } from './exports';
+import { aggregateReport, benchAggregate } from './aggregate-bench';
 
 interface Options {
   readonly smoke: boolean;
@@ -44,6 +46,8 @@ interface Options {
   readonly cacheOnly: boolean;
   /** Only the exports (bench/exports.ts). */
   readonly exportsOnly: boolean;
+  /** Only the aggregate route against exporting and counting (bench/aggregate-bench.ts). */
+  readonly aggregateOnly: boolean;
 }
 
 interface Side {
@@ -76,6 +80,7 @@ function options(): Options {
       'operate-only': { type: 'boolean', default: false },
       'cache-only': { type: 'boolean', default: false },
       'exports-only': { type: 'boolean', default: false },
+      'aggregate-only': { type: 'boolean', default: false },
     },
   });
   const smoke = values.smoke === true;
@@ -91,6 +96,7 @@ function options(): Options {
     operateOnly: values['operate-only'] === true,
     cacheOnly: values['cache-only'] === true,
     exportsOnly: values['exports-only'] === true,
+    aggregateOnly: values['aggregate-only'] === true,
   };
 }
 
@@ -368,6 +374,19 @@ async function main(): Promise<void> {
   const cold = await startGateway(sandbox.url, { AUTH_CACHE_TTL_MS: '0', AUTH_NEGATIVE_TTL_MS: '0', AUTH_CHECK_LIMIT: '10000000' });
   const setupSeconds = (performance.now() - started) / 1000;
   try {
+    // Count by state through the aggregate route against exporting and counting on the client.
+    const aggregateLines =
+      opts.soakOnly || opts.cacheOnly || opts.operateOnly || opts.exportsOnly
+        ? []
+        : aggregateReport(await benchAggregate(sandbox.url, keys.valid, startGateway, opts.smoke ? 3 : 7));
+    if (aggregateLines.length) process.stderr.write(`bench: aggregate\n${aggregateLines.join('\n')}\n`);
+    if (opts.aggregateOnly) {
+      const out = join(ROOT, 'bench', 'results');
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, 'aggregate.md'), `${aggregateLines.join('\n')}\n`);
+      process.stdout.write(`${aggregateLines.join('\n')}\n`);
+      return;
+    }
     // The exports run first, on a gateway of their own: a whole export is minutes of ERP paging.
     const exportLines = opts.soakOnly || opts.cacheOnly || opts.operateOnly ? [] : exportReport(await benchExports(sandbox.url, keys.valid, 'sandbox', startGateway));
     if (exportLines.length) process.stderr.write(`bench: exports\n${exportLines.join('\n')}\n`);
@@ -416,7 +435,7 @@ async function main(): Promise<void> {
       opts.soakOnly || opts.operateOnly ? undefined : await runCacheBench({ smoke: opts.smoke, key: keys.valid, database: 'sandbox', rows }, sandbox, startGateway, freePort);
     const soakResult = opts.cacheOnly ? undefined : await soak(warm, all, opts);
     const report_ = report(opts, rows, results, soakResult, setupSeconds, cache);
-    const markdown = `${report_.markdown}${exportLines.length ? `${exportLines.join('\n')}\n` : ''}${operateResult ? `\n${operateMarkdown(operateResult)}` : ''}`;
+    const markdown = `${report_.markdown}${exportLines.length ? `${exportLines.join('\n')}\n` : ''}${aggregateLines.length ? `${aggregateLines.join('\n')}\n` : ''}${operateResult ? `\n${operateMarkdown(operateResult)}` : ''}`;
     const { targets } = report_;
     const out = join(ROOT, 'bench', 'results');
     mkdirSync(out, { recursive: true });
