@@ -378,7 +378,7 @@ async function main(): Promise<void> {
     const aggregateLines =
       opts.soakOnly || opts.cacheOnly || opts.operateOnly || opts.exportsOnly
         ? []
-        : aggregateReport(await benchAggregate(sandbox.url, keys.valid, startGateway, opts.smoke ? 3 : 7));
+        : aggregateReport(await benchAggregate(sandbox.url, keys.valid, warm, startGateway, opts.smoke ? 3 : 7));
     if (aggregateLines.length) process.stderr.write(`bench: aggregate\n${aggregateLines.join('\n')}\n`);
     if (opts.aggregateOnly) {
       const out = join(ROOT, 'bench', 'results');

@@ -13,6 +13,10 @@ export const AGGREGATE: KindEmitter<'aggregate'> = {
   label: 'Aggregate',
   applies: (resource) => resource.aggregate !== undefined,
   querySchema: aggregateQuerySchema,
+  cardRows: (resource) => [
+    ['Group by', (resource.aggregate?.dimensions ?? []).map((d) => (d.kind === 'date' || d.kind === 'date-time' ? `${d.name}:<day…year>` : d.name))],
+    ['Measures', ['count', ...(resource.aggregate?.measures ?? []).map((m) => `${m.name}:${m.aggregators.join('|')}`)]],
+  ],
   operation: aggregateOperation,
   tryPath: (resource) => {
     const first = resource.aggregate?.dimensions.find((d) => !d.personal);
