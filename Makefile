@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/.toolchain/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
 TOOLCHAIN := .toolchain/.node-$(NODE_VERSION)
 
-.PHONY: install ci generate fixtures check-generated openapi-diff scaffold packages build typecheck lint format release test test-tools run sandbox-init bench bench-shared bench-smoke check-erp erp-diff test-live live-latency clean
+.PHONY: install ci generate fixtures check-generated openapi-diff scaffold packages build typecheck lint format release test test-tools run dev sandbox-init bench bench-shared bench-catalogue bench-smoke check-erp erp-diff test-live live-latency live-dashboard clean
 
 install: $(NPM_STAMP)
 
@@ -53,9 +53,9 @@ openapi-diff: build
 
 ## scaffold: draft a catalogue resource from the ERP's fields_get: MODEL (ERP model), DOMAIN, RESOURCE;
 ## the ERP from the gateway's settings (ERP_URL, ERP_DATABASE, ERP_TRANSPORT, ERP_LOGIN) and ERP_CHECK_KEY.
-## Writes into catalogue/DOMAIN.yaml (created if new), never over an existing resource, only what generates
+## Writes into catalogue/DOMAIN.yaml (or CATALOGUE=<dir>/DOMAIN.yaml) (created if new), never over an existing resource, only what generates
 scaffold: build
-	node dist/tools/scaffold/cli.js --model '$(MODEL)' --domain '$(DOMAIN)' --resource '$(RESOURCE)'
+	node dist/tools/scaffold/cli.js --model '$(MODEL)' --domain '$(DOMAIN)' --resource '$(RESOURCE)' $(if $(CATALOGUE),--catalogue '$(CATALOGUE)')
 
 ## packages: the workspace packages (packages/*), compiled in dependency order (tsc -b); the gateway
 ## from its generated/, so after `make generate`
@@ -105,9 +105,19 @@ ci: test-tools install
 	$(MAKE) openapi-diff BASE=HEAD~1
 	$(MAKE) test
 
-## run: the gateway on the sandbox ERP; prints the base URL and a demo API key (Ctrl-C stops both)
-run: build
-	node --disable-warning=ExperimentalWarning dist/tools/run-demo.js
+## run: the gateway on the sandbox ERP; prints the base URL and a demo API key (Ctrl-C stops both).
+## Builds only what it serves, with esbuild (no tsc): the launcher (scripts/bundle-tools.mjs), the
+## generated tree and the gateway bundle, each skipped when its inputs did not change (tools/dev/)
+run: $(NPM_STAMP)
+	node scripts/bundle-tools.mjs
+	node --disable-warning=ExperimentalWarning dist/run/run-demo.js
+
+## dev: `make run` watching catalogue/: each save validated, regenerated, bundled and served in
+## seconds by a new gateway that takes over the port from the old one; a catalogue error is printed
+## with its file, line, key and what is allowed, and the last good version keeps serving
+dev: $(NPM_STAMP)
+	node scripts/bundle-tools.mjs
+	node --disable-warning=ExperimentalWarning dist/run/run-demo.js --watch
 
 ## bench: the gateway against the ERP it fronts, 1,000,000 rows (several minutes; see BENCHMARKS.md)
 bench: build
@@ -116,6 +126,11 @@ bench: build
 ## bench-shared: three gateway processes with Redis (the cap of key checks holds across them) and the CPU a per-key limit adds, in memory and in Redis (needs redis-server; about 1 minute)
 bench-shared: build
 	node --disable-warning=ExperimentalWarning dist/bench/shared-state.js
+
+## bench-catalogue: a catalogue change served: the dev loop (10 saves, save to the first answer with
+## the new field; a broken save) and the production reload (SIGHUP, WORKERS=2, 32 connections for 30 s)
+bench-catalogue: build
+	node --disable-warning=ExperimentalWarning dist/bench/catalogue-loop.js $(ARGS)
 
 ## bench-smoke: the same benchmark on demo data, a few seconds (the test suite runs it too)
 bench-smoke: build
@@ -139,6 +154,11 @@ test-live: build
 ## live-latency: what the gateway adds on that live Odoo, per transport (Markdown table; docs/compatibility.md)
 live-latency: build
 	node --disable-warning=ExperimentalWarning dist/live/latency.js
+
+## live-dashboard: the response cache's dashboard and request coalescing on that live Odoo, timed by a
+## closed-loop client (LIVE_DASHBOARD_SECONDS, LIVE_DASHBOARD_CLIENTS, LIVE_DASHBOARD_BURSTS; docs/compatibility.md)
+live-dashboard: build
+	node --disable-warning=ExperimentalWarning dist/live/dashboard.js
 
 sandbox-init: build
 	node --disable-warning=ExperimentalWarning packages/sandbox/dist/cli.js init

@@ -21,7 +21,7 @@ export interface Service {
 }
 
 /** Starts a Node script (a path under dist/, or an absolute one) and resolves once a line of its output matches `ready`. */
-/** V8 flags the gateway runs with (README, "Running in production"): a small young generation keeps RSS flat. */
+/** V8 flags the gateway runs with (docs/production.md, "Running in production"): a small young generation keeps RSS flat. */
 export const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=4', '--max-old-space-size=256'];
 
 export function startService(

@@ -17,7 +17,7 @@ import { stableJson, type GeneratedFiles } from './emit/output';
 import { loadApiVersion } from './load/load-api-version';
 import { loadCatalogue } from './load/load-catalogue';
 import { buildModel } from './model/build-model';
-import type { CatalogueModel } from './model/catalogue-model';
+import type { CatalogueModel, DomainModel } from './model/catalogue-model';
 import { validateCatalogue } from './validate/validate-catalogue';
 
 export interface GenerateOptions {
@@ -39,14 +39,51 @@ export function readCatalogue(options: GenerateOptions): CatalogueModel {
   return buildModel(files, api.version);
 }
 
-export function generate(options: GenerateOptions): GeneratedFiles {
+/**
+ * What the per-domain emitters printed, by domain model: a generator that runs again and again (the dev
+ * loop, `make dev`) passes the same cache to each run, and only the domains whose model changed are
+ * printed again (printing TypeScript through the compiler's formatter is most of a run).
+ */
+export class EmitCache {
+  private entries = new Map<string, string>();
+  private used = new Set<string>();
+
+  /** The text of `file` (a path in generated/) for `domain`, printed by `emitter` unless printed before for the same model. */
+  emit(file: string, domain: DomainModel, emitter: (domain: DomainModel) => string): string {
+    const key = `${file}:${JSON.stringify(domain)}`;
+    this.used.add(key);
+    let text = this.entries.get(key);
+    if (text === undefined) {
+      text = emitter(domain);
+      this.entries.set(key, text);
+    }
+    return text;
+  }
+
+  /** Forgets what the run just ended did not use (domains edited or removed since). */
+  prune(): void {
+    for (const key of this.entries.keys()) if (!this.used.has(key)) this.entries.delete(key);
+    this.used.clear();
+  }
+}
+
+/** The files written per domain, by folder of generated/. */
+const DOMAIN_EMITTERS = [
+  ['resources', emitDomainResources],
+  ['routers', emitDomainRouter],
+  ['types', emitDomainTypes],
+] as const;
+
+export function generate(options: GenerateOptions, cache: EmitCache = new EmitCache()): GeneratedFiles {
   const model = readCatalogue(options);
   const files: GeneratedFiles = new Map();
   for (const domain of model.domains) {
-    files.set(`resources/${domain.domain}.ts`, emitDomainResources(domain));
-    files.set(`routers/${domain.domain}.ts`, emitDomainRouter(domain));
-    files.set(`types/${domain.domain}.ts`, emitDomainTypes(domain));
+    for (const [folder, emitter] of DOMAIN_EMITTERS) {
+      const file = `${folder}/${domain.domain}.ts`;
+      files.set(file, cache.emit(file, domain, emitter));
+    }
   }
+  cache.prune();
   files.set('routers/index.ts', emitRouterIndex(model));
   files.set('openapi.json', stableJson(openApiDocument(model)));
   files.set('mcp-tools.json', stableJson(mcpTools(model)));

@@ -31,14 +31,14 @@ export function loadApiVersion(dir: string, root: string): LoadedApiVersion {
   if (unknown) {
     const pair = isMap(document.contents) ? document.contents.items.find((item) => isScalar(item.key) && item.key.value === unknown) : undefined;
     const keyOffset = isScalar(pair?.key) ? pair.key.range?.[0] : undefined;
-    return { errors: [{ file: shown, ...at(keyOffset), message: `unknown key '${unknown}' (only 'version')` }] };
+    return { errors: [{ file: shown, ...at(keyOffset), key: unknown, message: `unknown key '${unknown}'`, allowed: 'version (the only key of this file)' }] };
   }
   const version = (data as { version?: unknown } | null)?.version;
   if (typeof version !== 'string' || !SEMVER.test(version)) {
     // As written: YAML reads `1.0` as the number 1.
     const node = document.getIn(['version'], true);
     const written = isScalar(node) && node.source !== undefined ? node.source : JSON.stringify(version ?? null);
-    return { errors: [{ file: shown, ...at(offsetOf('version')), message: `version must be a semantic version MAJOR.MINOR.PATCH such as 1.0.0 (got ${written})` }] };
+    return { errors: [{ file: shown, ...at(offsetOf('version')), key: 'version', message: `${written} is not a semantic version`, allowed: 'MAJOR.MINOR.PATCH, such as 1.0.0' }] };
   }
   return { version };
 }

@@ -30,6 +30,22 @@ export const API_FILE = 'api.yaml';
 export const ACKNOWLEDGED_CHANGES_FILE = 'acknowledged-changes.yaml';
 const NOT_DOMAINS: ReadonlySet<string> = new Set([API_FILE, ACKNOWLEDGED_CHANGES_FILE]);
 
+/**
+ * Each file's parse, by its path, kept while its text is unchanged: a generator run again and again
+ * (`make dev`, on every save) parses only the file saved (parsing is most of loading). The plain data
+ * is made afresh from the document on every load.
+ */
+const parses = new Map<string, { readonly text: string; readonly document: Document.Parsed; readonly lineCounter: LineCounter }>();
+
+function parse(file: string, text: string): { document: Document.Parsed; lineCounter: LineCounter } {
+  const kept = parses.get(file);
+  if (kept?.text === text) return kept;
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  parses.set(file, { text, document, lineCounter });
+  return { document, lineCounter };
+}
+
 /** Loads every domain file (`*.yaml` but the two above) of `dir`, sorted by name. */
 export function loadCatalogue(dir: string, root: string): LoadedCatalogue {
   const names = readdirSync(dir)
@@ -39,9 +55,8 @@ export function loadCatalogue(dir: string, root: string): LoadedCatalogue {
   const errors: CatalogueError[] = [];
   for (const name of names) {
     const path = relative(root, join(dir, name)) || name;
-    const lineCounter = new LineCounter();
     const text = readFileSync(join(dir, name), 'utf8');
-    const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+    const { document, lineCounter } = parse(join(dir, name), text);
     // A mis-indented key derails the parser, which then reports where it lost its way: name the line instead.
     const misindented = document.errors.length ? findMisindentedLine(text) : undefined;
     if (misindented) {

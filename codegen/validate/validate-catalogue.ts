@@ -1,27 +1,43 @@
 /**
  * @module Checks catalogue files: first against the JSON Schema (ajv, every error at once), then the
  * rules a schema cannot say (cross references inside a resource, duplicate routes). Each problem is
- * located at its file, line and column and says what is wrong in a sentence.
+ * located at its file, line and column, names its key, says what is wrong in a sentence and, where
+ * there is a list or a shape to give, what is allowed there (with the closest allowed name to a
+ * misspelt one).
  */
-import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import { basename } from 'node:path';
 import type { CatalogueError } from '../catalogue-error';
 import { locate, type CatalogueFile } from '../load/load-catalogue';
 import { COMMON_LIST_PARAMETERS } from '../model/catalogue-model';
 import { checkAggregate } from '../kinds/aggregate/aggregate-catalogue';
+import { closest } from './closest';
 import type { RawCache, RawDomain, RawField, RawFilter, RawResource } from '../model/raw';
 
 type Path = readonly (string | number)[];
 
+/** The schema's compiled validator, by the schema's text: compiling is most of a check (the dev loop checks on every save). */
+const validators = new Map<string, ValidateFunction>();
+
+function validatorOf(schema: object): ValidateFunction {
+  const text = JSON.stringify(schema);
+  let validate = validators.get(text);
+  if (!validate) {
+    validate = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true }).compile(schema);
+    validators.set(text, validate);
+  }
+  return validate;
+}
+
 export function validateCatalogue(files: readonly CatalogueFile[], schema: object): CatalogueError[] {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true });
-  const validate = ajv.compile(schema);
+  const validate = validatorOf(schema);
   const errors: CatalogueError[] = [];
   const routes = new Map<string, string>();
   for (const file of files) {
-    const report = (path: Path, message: string, key = false) => errors.push({ file: file.path, ...locate(file, path, key), message });
+    const report: Report = (path, message, options = {}) =>
+      errors.push({ file: file.path, ...locate(file, path, options.atKey ?? false), key: keyPath(path), message, ...(options.allowed ? { allowed: options.allowed } : {}) });
     if (!validate(file.data)) {
-      for (const problem of explainSchemaErrors(validate.errors ?? [])) report(problem.path, problem.message, problem.key);
+      for (const problem of explainSchemaErrors(validate.errors ?? [])) report(problem.path, problem.message, problem);
       continue;
     }
     const domain = file.data as RawDomain;
@@ -39,7 +55,25 @@ export function validateCatalogue(files: readonly CatalogueFile[], schema: objec
   return errors;
 }
 
-type Report = (path: Path, message: string, key?: boolean) => void;
+/** `atKey`: located at the map key rather than its value; `allowed`: what the catalogue accepts there. */
+type Report = (path: Path, message: string, options?: { readonly atKey?: boolean; readonly allowed?: string | undefined }) => void;
+
+/** `['resources', 'things', 'order_only', 0]` → `resources.things.order_only[0]`. */
+function keyPath(path: Path): string {
+  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
+}
+
+/** `a, b, c`, or `a, b, ... (N in all)` past `max`. */
+function listed(names: readonly string[], max = 12): string {
+  const shown = names.slice(0, max).join(', ');
+  return names.length > max ? `${shown}, ... (${names.length} in all)` : shown;
+}
+
+/** The allowed names, with the one closest to `given` first when it is close enough to be a typo. */
+function namesAllowed(given: string, names: readonly string[]): string {
+  const near = closest(given, names);
+  return `${near ? `did you mean '${near}'? ` : ''}${listed(names)}`;
+}
 
 /** A stale window extends a TTL: with the TTL set to 0 (not cached) it would never apply. */
 function checkCache(cache: RawCache | undefined, inherited: RawCache | undefined, at: Path, report: Report): void {
@@ -50,7 +84,7 @@ function checkCache(cache: RawCache | undefined, inherited: RawCache | undefined
 
 function checkResource(resource: RawResource, at: Path, report: Report): void {
   const id = resource.fields.id;
-  if (id?.type !== 'integer' || id.erp !== 'id') report([...at, 'fields'], "every resource needs an 'id' field: { type: integer, erp: id }");
+  if (id?.type !== 'integer' || id.erp !== 'id') report([...at, 'fields'], "every resource needs an 'id' field", { allowed: 'id: { type: integer, description: ..., erp: id }' });
   for (const [name, field] of Object.entries(resource.fields)) checkField(name, field, [...at, 'fields', name], report);
   checkDefaultOrder(resource, at, report);
   for (const [name, filter] of Object.entries(resource.filters ?? {})) checkFilter(name, filter, resource, [...at, 'filters', name], report);
@@ -77,15 +111,17 @@ function checkDefaultOrder(resource: RawResource, at: Path, report: Report): voi
   }
   const orderOnly = resource.order_only ?? [];
   const used = new Set<string>();
+  const allowed = (field: string) => `${namesAllowed(field, [...sortable.keys(), ...orderOnly])} (ERP field names), or a field listed under 'order_only'`;
   for (const term of resource.default_order.split(',')) {
     const field = term.trim().split(/\s+/)[0] ?? '';
     used.add(field);
     const why = unsortable.get(field);
-    if (why) report([...at, 'default_order'], `default_order uses '${field}', ${why}: the ERP cannot sort on it`);
+    if (why) report([...at, 'default_order'], `default_order uses '${field}', ${why}: the ERP cannot sort on it`, { allowed: allowed(field) });
     else if (!sortable.has(field) && !orderOnly.includes(field))
       report(
         [...at, 'default_order'],
         `default_order uses '${field}', which no field of this resource reads: fix the name, or list it under 'order_only' if the model has it and the resource does not expose it`,
+        { allowed: allowed(field) },
       );
   }
   orderOnly.forEach((field, i) => {
@@ -133,12 +169,15 @@ const OPS_BY_TYPE: Readonly<Record<string, readonly string[]>> = {
 };
 
 function checkFilter(name: string, filter: RawFilter, resource: RawResource, at: Path, report: Report): void {
-  if ((COMMON_LIST_PARAMETERS as readonly string[]).includes(name)) report(at, `filter '${name}' has the name of a common parameter`, true);
+  if ((COMMON_LIST_PARAMETERS as readonly string[]).includes(name))
+    report(at, `filter '${name}' has the name of a common parameter`, { atKey: true, allowed: `any filter name but ${COMMON_LIST_PARAMETERS.join(', ')}` });
   let type = filter.type;
   if (filter.field !== undefined) {
     const field = resource.fields[filter.field];
     if (!field) {
-      report([...at, 'field'], `filter '${name}' is on field '${filter.field}', which the resource does not define`);
+      report([...at, 'field'], `filter '${name}' is on field '${filter.field}', which the resource does not define`, {
+        allowed: `a field of this resource: ${namesAllowed(filter.field, Object.keys(resource.fields))}; or 'erp' with 'type' for an ERP field it does not expose`,
+      });
       return;
     }
     type = filterTypeOfField(field, filter.op);
@@ -147,10 +186,11 @@ function checkFilter(name: string, filter: RawFilter, resource: RawResource, at:
       return;
     }
   }
-  if (type === 'enum' && filter.field === undefined && !filter.values) report(at, `filter '${name}' is an enum filter without values: add 'values'`, true);
+  if (type === 'enum' && filter.field === undefined && !filter.values)
+    report(at, `filter '${name}' is an enum filter without values: add 'values'`, { atKey: true, allowed: 'values: [a, b, ...] (the ERP values accepted)' });
   if (filter.values && type !== 'enum') report([...at, 'values'], `filter '${name}': 'values' applies to enum filters only`);
   const ops = OPS_BY_TYPE[type ?? ''] ?? [];
-  if (!ops.includes(filter.op)) report([...at, 'op'], `filter '${name}': operator '${filter.op}' does not apply to ${type} values (use ${ops.join(', ')})`);
+  if (!ops.includes(filter.op)) report([...at, 'op'], `filter '${name}': operator '${filter.op}' does not apply to ${type} values`, { allowed: ops.join(', ') });
 }
 
 /** The value type of a filter placed on an exposed field, or undefined when the field cannot be filtered. */
@@ -169,10 +209,44 @@ export function filterTypeOfField(field: RawField, op: RawFilter['op']): RawFilt
 interface SchemaProblem {
   readonly path: Path;
   readonly message: string;
-  readonly key: boolean;
+  readonly atKey: boolean;
+  readonly allowed?: string | undefined;
 }
 
-/** Turns ajv's errors into one sentence per problem, dropping the noise of `oneOf` branches. */
+/** What the catalogue's name patterns accept, in words (the schema's `$defs` and `default_order`). */
+const PATTERNS: Readonly<Record<string, string>> = {
+  '^[a-z][a-z0-9]*(-[a-z0-9]+)*$': "lowercase letters and digits, words joined by '-' (a URL segment, such as 'stock-moves')",
+  '^[a-z][a-z0-9_]*$': "lowercase letters, digits and '_', starting with a letter (such as 'fuel_type')",
+  '^[a-z_][a-z0-9_]*$': "an ERP field name: lowercase letters, digits and '_' (such as 'license_plate')",
+  '^[a-z_][a-z0-9_]*(\\.[a-z_][a-z0-9_]*)*$': "an ERP field name, or a path of them joined by '.' (such as 'vehicle_id.active')",
+  '^[a-z_][a-z0-9_]*(\\.[a-z_][a-z0-9_]*)+$': "an ERP model name, words joined by '.' (such as 'fleet.vehicle')",
+  '^[a-z_][a-z0-9_]*( (asc|desc))?(, ?[a-z_][a-z0-9_]*( (asc|desc))?)*$':
+    "ERP field names, each optionally followed by 'asc' or 'desc', separated by commas (such as 'date desc, name')",
+};
+
+const ERP_SOURCES =
+  'an ERP field name, or one of { field[, computed] }, { many2one, comodel }, { related: [many2one, field], comodel }, { x2many, comodel[, first] }, { distribution }, { distribution_accounts, comodel }, { gateway: url }';
+
+/** A schema's bounds and type in words: `an integer from 0 to 86400`. */
+function valueShape(schema: Record<string, unknown>): string | undefined {
+  const types = ([] as unknown[]).concat(schema['type'] ?? []).map(String);
+  if (types.length === 0) return undefined;
+  const names: Record<string, string> = { integer: 'an integer', number: 'a number', string: 'a string', boolean: 'true or false', array: 'a list', object: 'a map of keys' };
+  const shape = types.map((type) => names[type] ?? type).join(' or ');
+  const { minimum, maximum, minLength } = schema as { minimum?: number; maximum?: number; minLength?: number };
+  if (minimum !== undefined && maximum !== undefined) return `${shape} from ${minimum} to ${maximum}`;
+  if (minimum !== undefined) return `${shape} of at least ${minimum}`;
+  if (maximum !== undefined) return `${shape} of at most ${maximum}`;
+  if (minLength) return `${shape}, not empty`;
+  return shape;
+}
+
+/** The value as written, for messages: `'5s'`, `86401`. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : (JSON.stringify(value) ?? String(value));
+}
+
+/** Turns ajv's errors into one sentence per problem, with what is allowed, dropping the noise of `oneOf` branches. */
 function explainSchemaErrors(errors: readonly ErrorObject[]): SchemaProblem[] {
   const oneOfPaths = errors.filter((e) => e.keyword === 'oneOf').map((e) => e.instancePath);
   const kept = errors.filter((e) => e.keyword === 'oneOf' || !oneOfPaths.some((p) => e.instancePath.startsWith(p) && (e.instancePath !== p || e.keyword !== 'oneOf')));
@@ -182,44 +256,63 @@ function explainSchemaErrors(errors: readonly ErrorObject[]): SchemaProblem[] {
       .split('/')
       .slice(1)
       .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const where = path.length ? path.join('.') : 'file';
+    const parent = (error.parentSchema ?? {}) as Record<string, unknown>;
+    const value = valueAt(error);
     let message: string;
-    let key = false;
+    let allowed: string | undefined;
+    let atKey = false;
     let at: Path = path;
     switch (error.keyword) {
       case 'additionalProperties': {
         const extra = (error.params as { additionalProperty: string }).additionalProperty;
-        message = `unknown key '${extra}' in ${where}`;
+        message = `unknown key '${extra}'`;
+        allowed = namesAllowed(extra, Object.keys((parent['properties'] as object | undefined) ?? {}));
         at = [...path, extra];
-        key = true;
+        atKey = true;
         break;
       }
       case 'required':
-        message = `${where} lacks the required key '${(error.params as { missingProperty: string }).missingProperty}'`;
+        message = `the required key '${(error.params as { missingProperty: string }).missingProperty}' is missing`;
+        allowed = `the keys ${listed((parent['required'] as string[] | undefined) ?? [])} are required here`;
         break;
-      case 'enum':
-        message = `${where} must be one of: ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`;
+      case 'enum': {
+        const values = ((error.params as { allowedValues: unknown[] }).allowedValues ?? []).map(String);
+        message = `${shown(value)} is not a value allowed here`;
+        allowed = namesAllowed(String(value), values);
         break;
+      }
       case 'oneOf':
-        message =
-          path[path.length - 1] === 'erp'
-            ? `${where} must be an ERP field name, or one of {field[, computed]}, {many2one, comodel}, {related: [many2one, field], comodel}, {x2many, comodel[, first]}, {distribution}, {distribution_accounts, comodel}, {gateway: url}`
-            : `${where} must say either 'field' (an exposed field) or 'erp' with 'type' (an ERP field), not both`;
+        if (path[path.length - 1] === 'erp') {
+          message = 'this is not a source of values the gateway knows';
+          allowed = ERP_SOURCES;
+        } else {
+          message = "a filter says either 'field' (an exposed field) or 'erp' with 'type' (an ERP field), not both";
+          allowed = '{ op, field } or { op, erp, type[, values] }';
+        }
         break;
       case 'propertyNames':
         continue;
-      case 'pattern':
-        message = `${where} '${String(valueAt(error))}' is not a valid name here (${(error.params as { pattern: string }).pattern})`;
-        if (error.propertyName) message = `name '${error.propertyName}' in ${where} is not valid (${(error.params as { pattern: string }).pattern})`;
+      case 'pattern': {
+        const pattern = (error.params as { pattern: string }).pattern;
+        allowed = PATTERNS[pattern] ?? `text matching ${pattern}`;
+        message = error.propertyName ? `the name '${error.propertyName}' is not valid here` : `${shown(value)} is not valid here`;
+        break;
+      }
+      case 'type':
+      case 'minimum':
+      case 'maximum':
+      case 'minLength':
+        message = error.keyword === 'minLength' ? 'must not be empty' : `${shown(value)} is not allowed here`;
+        allowed = valueShape(parent);
         break;
       default:
-        message = `${where} ${error.message ?? 'is invalid'}`;
+        message = error.message ?? 'is invalid';
     }
     if (error.propertyName) {
       at = [...path, error.propertyName];
-      key = true;
+      atKey = true;
     }
-    problems.set(`${at.join('.')}|${message}`, { path: at, message, key });
+    problems.set(`${at.join('.')}|${message}`, { path: at, message, atKey, allowed });
   }
   return [...problems.values()];
 }

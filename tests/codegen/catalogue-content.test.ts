@@ -4,7 +4,7 @@
  * of the spec kept in tests/fixtures, so this suite runs on a clone without ../shared.
  *
  * A resource, field or filter beyond the spec is additive (decisions, "Behaviour beyond the spec"):
- * the README's "Adding a resource" is a change of one YAML file, so the spec's resources must all be
+ * docs/catalogue.md's "Adding a resource" is a change of one YAML file, so the spec's resources must all be
  * there, with what the spec says of them, and the checks of the spec's tables (States, D6, D10) are
  * made on the spec's resources; the rules that hold for any resource are checked on every one.
  */

@@ -1,6 +1,7 @@
 /**
- * A mistake in a catalogue file stops the build with the file, line and column and a sentence
- * saying what is wrong; every problem of a run is reported at once.
+ * A mistake in a catalogue file stops the build with the file, line and column, the key, a sentence
+ * saying what is wrong and what is allowed there (with the closest allowed name to a misspelt one);
+ * every problem of a run is reported at once.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,31 +60,35 @@ describe('catalogue errors are located and explained', () => {
   });
 
   it.each([
-    ['an unknown key', withLine('    model: demo.thing\n', '    model: demo.thing\n    colour: blue\n'), /demo\.yaml:9:5: unknown key 'colour' in resources\.things/],
+    [
+      'an unknown key',
+      withLine('    model: demo.thing\n', '    model: demo.thing\n    colour: blue\n'),
+      /demo\.yaml:9:5: resources\.things\.colour: unknown key 'colour'; allowed: title, description, model, default_order, order_only, scope, deprecated, cache, fields, filters$/m,
+    ],
     [
       'a wrong type',
       withLine('type: integer, description: Identifier.', 'type: int, description: Identifier.'),
-      /demo\.yaml:11:\d+: resources\.things\.fields\.id\.type must be one of: integer, string, number, boolean, array/,
+      /demo\.yaml:11:19: resources\.things\.fields\.id\.type: 'int' is not a value allowed here; allowed: integer, string, number, boolean, array$/m,
     ],
     [
       'a filter on a field that does not exist',
       withLine('name: { op: ilike, field: name }', 'name: { op: ilike, field: label }'),
-      /demo\.yaml:17:\d+: filter 'name' is on field 'label', which the resource does not define/,
+      /demo\.yaml:17:\d+: resources\.things\.filters\.name\.field: filter 'name' is on field 'label', which the resource does not define; allowed: a field of this resource: id, name, state, owner, total; or 'erp'/,
     ],
     [
       'an order on a non-sortable field',
       withLine('owner: { type: string, description: Owner.,', 'owner: { type: string, sortable: true, description: Owner.,'),
-      /demo\.yaml:14:\d+: field 'owner' cannot be sortable/,
+      /demo\.yaml:14:\d+: resources\.things\.fields\.owner\.sortable: field 'owner' cannot be sortable/,
     ],
     [
       'a default order on a computed field',
       withLine('default_order: name asc', 'default_order: total desc'),
-      /demo\.yaml:9:\d+: default_order uses 'total', which this resource maps as computed/,
+      /demo\.yaml:9:20: resources\.things\.default_order: default_order uses 'total', which this resource maps as computed \(field 'total'\): the ERP cannot sort on it; allowed: id, name, state, owner_id \(ERP field names\), or a field listed under 'order_only'$/m,
     ],
     [
       'a typo in the default order',
       withLine('default_order: name asc', 'default_order: nmae asc'),
-      /demo\.yaml:9:20: default_order uses 'nmae', which no field of this resource reads: fix the name, or list it under 'order_only'/,
+      /demo\.yaml:9:20: resources\.things\.default_order: default_order uses 'nmae', which no field of this resource reads: fix the name, or list it under 'order_only'.*; allowed: did you mean 'name'\? id, name, state, owner_id \(ERP field names\)/,
     ],
     [
       'a default order on an x2many',
@@ -93,22 +98,22 @@ describe('catalogue errors are located and explained', () => {
           '      tags: { type: array, items: string, description: Tags., erp: { x2many: tag_ids, comodel: demo.tag } }\n      total:',
         ),
       },
-      /demo\.yaml:9:20: default_order uses 'tag_ids', an x2many \(field 'tags'\): the ERP cannot sort on it/,
+      /demo\.yaml:9:20: resources\.things\.default_order: default_order uses 'tag_ids', an x2many \(field 'tags'\): the ERP cannot sort on it/,
     ],
     [
       'an order_only field the default order does not use',
       withLine('    default_order: name asc\n', '    default_order: name asc\n    order_only: [sequence]\n'),
-      /demo\.yaml:10:\d+: order_only lists 'sequence', which default_order does not use/,
+      /demo\.yaml:10:\d+: resources\.things\.order_only\[0\]: order_only lists 'sequence', which default_order does not use/,
     ],
     [
       'an order_only field the resource already reads',
       withLine('    default_order: name asc\n', '    default_order: name asc, sequence\n    order_only: [sequence, name]\n'),
-      /demo\.yaml:10:\d+: order_only lists 'name', which a field of this resource already reads/,
+      /demo\.yaml:10:28: resources\.things\.order_only\[1\]: order_only lists 'name', which a field of this resource already reads/,
     ],
     [
       'an enum filter without values',
       withLine('state: { op: "=", field: state }', 'state: { op: "=", erp: state, type: enum }'),
-      /demo\.yaml:18:\d+: filter 'state' is an enum filter without values/,
+      /demo\.yaml:18:\d+: resources\.things\.filters\.state: filter 'state' is an enum filter without values: add 'values'; allowed: values: \[/,
     ],
     [
       'a duplicate route',
@@ -118,22 +123,22 @@ describe('catalogue errors are located and explained', () => {
     [
       'an operator that does not fit the value type',
       withLine('name: { op: ilike, field: name }', 'name: { op: ">=", field: name }'),
-      /demo\.yaml:17:\d+: filter 'name': operator '>=' does not apply to string values/,
+      /demo\.yaml:17:\d+: resources\.things\.filters\.name\.op: filter 'name': operator '>=' does not apply to string values; allowed: =, ilike$/m,
     ],
     [
       'a cache TTL that is not whole seconds',
       withLine('    default_order: name asc\n', '    default_order: name asc\n    cache: { ttl: 5s }\n'),
-      /demo\.yaml:10:\d+: resources\.things\.cache\.ttl must be integer/,
+      /demo\.yaml:10:\d+: resources\.things\.cache\.ttl: '5s' is not allowed here; allowed: an integer from 0 to 86400$/m,
     ],
     [
       'an unknown key in a cache',
       withLine('    default_order: name asc\n', '    default_order: name asc\n    cache: { ttl: 5, stale: 10 }\n'),
-      /demo\.yaml:10:\d+: unknown key 'stale' in resources\.things\.cache/,
+      /demo\.yaml:10:\d+: resources\.things\.cache\.stale: unknown key 'stale'; allowed: ttl, stale_while_revalidate$/m,
     ],
     [
       'a cache TTL longer than a day',
       withLine('description: A demo domain.\n', 'description: A demo domain.\ncache: { ttl: 86401 }\n'),
-      /demo\.yaml:4:\d+: cache\.ttl must be <= 86400/,
+      /demo\.yaml:4:\d+: cache\.ttl: 86401 is not allowed here; allowed: an integer from 0 to 86400$/m,
     ],
     [
       'a stale window on a resource its domain does not cache',
@@ -143,16 +148,45 @@ describe('catalogue errors are located and explained', () => {
           '    default_order: name asc\n    cache: { stale_while_revalidate: 30 }\n',
         ),
       },
-      /demo\.yaml:11:\d+: stale_while_revalidate extends the TTL, and the TTL here is 0 \(not cached\)/,
+      /demo\.yaml:11:\d+: resources\.things\.cache\.stale_while_revalidate: stale_while_revalidate extends the TTL, and the TTL here is 0 \(not cached\)/,
     ],
     [
       'an array without its item type',
       withLine('name: { type: string, description: Name., erp: name }', 'name: { type: array, description: Name., erp: name }'),
-      /demo\.yaml:12:\d+: field 'name': arrays need 'items'/,
+      /demo\.yaml:12:\d+: resources\.things\.fields\.name\.type: field 'name': arrays need 'items'/,
     ],
   ])('reports %s', (_name, files, pattern) => {
     const found = problems(files);
     expect(found.join('\n')).toMatch(pattern);
+  });
+
+  it.each([
+    [
+      'a misspelt key',
+      withLine('    model: demo.thing\n', '    modle: demo.thing\n'),
+      /demo\.yaml:8:5: resources\.things\.modle: unknown key 'modle'; allowed: did you mean 'model'\? title, description/,
+    ],
+    [
+      'a misspelt type',
+      withLine('type: integer, description: Identifier.', 'type: intger, description: Identifier.'),
+      /resources\.things\.fields\.id\.type: 'intger' is not a value allowed here; allowed: did you mean 'integer'\? integer, string/,
+    ],
+    [
+      'a filter on a misspelt field',
+      withLine('name: { op: ilike, field: name }', 'name: { op: ilike, field: nmae }'),
+      /resources\.things\.filters\.name\.field: .*; allowed: a field of this resource: did you mean 'name'\? id, name, state, owner, total/,
+    ],
+    [
+      'a resource path that is not a URL segment',
+      withLine('  things:\n', '  Things:\n'),
+      /demo\.yaml:5:3: resources\.Things: the name 'Things' is not valid here; allowed: lowercase letters and digits, words joined by '-'/,
+    ],
+  ])('names the key and what is allowed, with the closest name to a typo: %s', (_name, files, pattern) => {
+    expect(problems(files).join('\n')).toMatch(pattern);
+  });
+
+  it('suggests no name when none is close enough to be a typo', () => {
+    expect(problems(withLine('    model: demo.thing\n', '    model: demo.thing\n    colour: blue\n')).join('\n')).not.toMatch(/did you mean/);
   });
 
   it("generates a resource's cache from its own keys over its domain's, and nothing when neither has one", () => {
@@ -202,7 +236,7 @@ describe('catalogue errors are located and explained', () => {
 
   it('reports a domain defined twice, in a second file, as a duplicate route', () => {
     const found = problems({ 'demo.yaml': VALID, 'other.yaml': VALID });
-    expect(found.join('\n')).toMatch(/other\.yaml:1:\d+: domain 'demo' must match the file name 'other\.yaml'/);
+    expect(found.join('\n')).toMatch(/other\.yaml:1:\d+: domain: domain 'demo' must match the file name 'other\.yaml'/);
   });
 
   it('reports every problem of a run at once', () => {
@@ -214,8 +248,8 @@ describe('catalogue errors are located and explained', () => {
   });
 
   it.each([
-    ['a version that is not MAJOR.MINOR.PATCH', 'version: 1.0\n', /^api\.yaml:1:10: version must be a semantic version MAJOR\.MINOR\.PATCH such as 1\.0\.0 \(got 1\.0\)/],
-    ['a key other than version', 'version: 1.0.0\nprefix: v1\n', /^api\.yaml:2:1: unknown key 'prefix'/],
+    ['a version that is not MAJOR.MINOR.PATCH', 'version: 1.0\n', /^api\.yaml:1:10: version: 1\.0 is not a semantic version; allowed: MAJOR\.MINOR\.PATCH, such as 1\.0\.0$/],
+    ['a key other than version', 'version: 1.0.0\nprefix: v1\n', /^api\.yaml:2:1: prefix: unknown key 'prefix'; allowed: version/],
   ])("reports the API version file's mistake: %s", (_name, text, pattern) => {
     expect(problems({ 'demo.yaml': VALID, 'api.yaml': text })).toEqual([expect.stringMatching(pattern)]);
   });

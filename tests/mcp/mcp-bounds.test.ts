@@ -1,5 +1,5 @@
 /**
- * The bounds of one `POST /mcp` (README, "For agents: MCP and llms.txt"), over real HTTP against the
+ * The bounds of one `POST /mcp` (docs/agents.md, "For agents: MCP and llms.txt"), over real HTTP against the
  * sandbox, with JSON-RPC batches written by hand (the SDK's client sends one message per POST):
  * - a batch larger than `batch_max` is refused (400) before any tool runs; one of `batch_max` is answered;
  * - at most `calls_in_flight` tool calls of a POST run at once, counted where the ERP receives them;

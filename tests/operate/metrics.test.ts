@@ -2,7 +2,7 @@
  * The Prometheus metrics over real HTTP: served on their own listener and never on the public port,
  * an exposition `promtool check metrics` (Prometheus's own linter, Debian package `prometheus`)
  * accepts, values that count exactly the requests made, label values from bounded sets only (route
- * templates, never an id or a raw path), and the same names and labels as README's list.
+ * templates, never an id or a raw path), and the same names and labels as docs/operating.md's list.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -30,9 +30,9 @@ function samplesOf(text: string): Sample[] {
   return samples;
 }
 
-/** The `odg_*` metrics README's "Operating it" table lists: name, type and label names. */
+/** The `odg_*` metrics docs/operating.md's "Operating it" table lists: name, type and label names. */
 function readmeMetrics(): Map<string, { type: string; labels: string[] }> {
-  const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+  const readme = readFileSync(join(__dirname, '../../docs/operating.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## Operating it'));
   const listed = new Map<string, { type: string; labels: string[] }>();
   for (const row of section.matchAll(/^\| `(odg_[a-z_]+)` \| (counter|gauge|histogram) \|([^|]*)\|/gm)) {
@@ -165,7 +165,7 @@ describe('Prometheus metrics (METRICS_PORT)', () => {
     expect([...routes].sort()).toEqual(['(no route)', '/api/openapi.json', '/api/v1/fleet/trips', '/api/v1/fleet/trips/{id}']);
   });
 
-  it('exposes exactly the metrics README lists, with the same types and labels', () => {
+  it('exposes exactly the metrics docs/operating.md lists, with the same types and labels', () => {
     const listed = readmeMetrics();
     expect(listed.size).toBeGreaterThan(10);
     const exposed = new Map<string, { type: string; labels: string[] }>();

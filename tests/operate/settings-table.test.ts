@@ -1,15 +1,16 @@
 /**
- * Configuration is declared once, in runtime/settings.ts: the README's two Configuration tables hold
+ * Configuration is declared once, in runtime/settings.ts: docs/production.md's two Configuration tables hold
  * exactly its rows (no setting undocumented, no documented setting the gateway does not read), each
  * rendered from its declaration; and config.ts enforces every declared bound and list of values.
- * When a setting is added, the failure prints the README row it needs.
+ * When a setting is added, the failure prints the guide's row it needs.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadConfig, loadMcpBridgeConfig } from '@ops-data-gateway/gateway/runtime/config';
 import { MCP_BRIDGE_SETTINGS, SETTINGS, type SettingSpec } from '@ops-data-gateway/gateway/runtime/settings';
 
-const README = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+/** The guide that holds the Configuration tables (linked from the README's guide map). */
+const README = readFileSync(join(__dirname, '..', '..', 'docs', 'production.md'), 'utf8');
 const BASE = { ERP_URL: 'http://127.0.0.1:8069', ERP_DATABASE: 'odoo' };
 /** What a setting needs set beside it to be read at all (the feature it tunes turned on). */
 const NEEDS: Readonly<Record<string, Record<string, string>>> = {
@@ -29,7 +30,7 @@ function readmeRow(name: string, spec: SettingSpec): string {
   return `| \`${name}\` | ${fallback} | ${accepts} | ${spec.description} |`;
 }
 
-/** The rows of the README's Configuration tables, by table (the gateway's, then `npm run mcp`'s). */
+/** The rows of the Configuration tables of docs/production.md, by table (the gateway's, then `npm run mcp`'s). */
 function readmeTables(): string[][] {
   const start = README.indexOf('\n## Configuration\n');
   const section = README.slice(start, README.indexOf('\n## ', start + 1));
@@ -51,7 +52,7 @@ describe('the settings table (runtime/settings.ts)', () => {
   it.each([
     ['gateway', gateway, SETTINGS],
     ['npm run mcp', bridge, MCP_BRIDGE_SETTINGS],
-  ] as const)("is the README's %s Configuration table, row by row, in both directions", (_table, rows, settings) => {
+  ] as const)("is docs/production.md's %s Configuration table, row by row, in both directions", (_table, rows, settings) => {
     const declared: Record<string, SettingSpec> = settings;
     expect(rows.length).toBeGreaterThan(0);
     const expected = Object.entries(declared).map(([name, spec]) => readmeRow(name, spec));

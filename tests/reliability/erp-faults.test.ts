@@ -59,8 +59,16 @@ describe.each(TRANSPORTS)('ERP faults over %s', (_name, transport) => {
     expectError(down.res, 502, 'bad_gateway');
     expect(down.ms).toBeLessThan(1000);
     await proxy.listenAgain();
-    const back = await timedGet(LIST);
-    expect(back.res.status).toBe(200);
+    // The first answer after the ERP is back is the first the gateway ever gets from it (version,
+    // login, rights, then the read), each bounded by the 1.5 s timeout: on a loaded machine one may
+    // run out (504). Ask again a few times; anything but 200 or that 504 is a failure.
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 4 && statuses.at(-1) !== 200; attempt++) {
+      const back = await timedGet(LIST);
+      if (back.res.status !== 200) expectError(back.res, 504, 'gateway_timeout');
+      statuses.push(back.res.status);
+    }
+    expect(statuses.at(-1)).toBe(200);
   });
 
   it.each([

@@ -21,7 +21,7 @@ import { startStack, type Stack } from '../support/stack';
 import { rssMb, startGatewayProcess, type GatewayProcess } from './support/gateway-process';
 import { establishedFrom, unreadBy } from './support/tcp-connections';
 
-/** The production flags of the README's "Running in production". */
+/** The production flags of docs/production.md's "Running in production". */
 const PRODUCTION_HEAP = process.env['HARDENING_HEAP'] ?? '--max-semi-space-size=4 --max-old-space-size=256';
 /** Well above the ~110 MB the gateway settles at, well below what the leaks reached (1.27 GB). */
 const RSS_BOUND_MB = 400;

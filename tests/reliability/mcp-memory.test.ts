@@ -12,7 +12,7 @@ import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
 import { startStack, type Stack } from '../support/stack';
 import { freePort, rssMb, startGatewayProcess, type GatewayProcess } from './support/gateway-process';
 
-/** The production flags of the README's "Running in production" (as hardening-memory.test.ts). */
+/** The production flags of docs/production.md's "Running in production" (as hardening-memory.test.ts). */
 const PRODUCTION_HEAP = '--max-semi-space-size=4 --max-old-space-size=256';
 /** Measured peaks 230 to 275 MB (about 125 MB idle); without the charge the heap ran out (exit 134). */
 const RSS_BOUND_MB = 320;

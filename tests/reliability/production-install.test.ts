@@ -1,5 +1,5 @@
 /**
- * What an operator does (README, "Running in production"): from a plain clone, `npm ci --omit=dev`
+ * What an operator does (docs/production.md, "Running in production"): from a plain clone, `npm ci --omit=dev`
  * (the production dependencies only) and `node packages/gateway/release/gateway.js`. The clone here
  * is the repository's files as git has them (tracked and new, not ignored), copied from the working
  * tree so that the test proves the code beside it. The committed bundle must be what `make release`

@@ -41,7 +41,7 @@ const { sandboxRightsSwitch, startLiveTarget } = require('../live/live-target') 
 const { startStack } = require('../support/stack') as typeof StackModule;
 const { RESOURCES } = require('@ops-data-gateway/gateway/generated/routers/index') as typeof GeneratedRouters;
 
-/** The sandbox's API account may not read odometer readings (README, "The sandbox ERP"): served, it answers 403. */
+/** The sandbox's API account may not read odometer readings (docs/development.md, "The sandbox ERP"): served, it answers 403. */
 const UNREADABLE_MODEL = 'scaffolded/fleet-vehicle-odometer';
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));

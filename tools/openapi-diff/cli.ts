@@ -1,6 +1,6 @@
 /**
  * @module `make openapi-diff BASE=<git ref>`: the breaking-change gate. Compares the OpenAPI document
- * committed at BASE with the one generated now (Redocly's diff, redocly-diff.ts), prints the changelog
+ * committed at BASE with the one generated now (Redocly's diff, codegen/changes/redocly-diff.ts), prints the changelog
  * classed breaking or additive, and fails when a breaking change comes without a major bump of the
  * catalogue's API version (catalogue/api.yaml) or an acknowledgement added since BASE to
  * catalogue/acknowledged-changes.yaml. Exit 0: nothing refused (or nothing to compare, said why);
@@ -13,13 +13,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseAcknowledgements, type Acknowledgement } from './acknowledged';
 import { ACKNOWLEDGED_PATH, baseDocuments, OPENAPI_PATH } from './base-document';
-import { changelogOf, judge, type Changelog, type Verdict } from './changelog';
-import { redoclyDiff } from './redocly-diff';
+import { additiveLine, changelogOf, type Changelog } from '../../codegen/changes/changelog';
+import { redoclyDiff } from '../../codegen/changes/redocly-diff';
+import { judge, type Verdict } from './verdict';
 
 const USAGE =
   'usage: openapi-diff --base <git ref>   |   openapi-diff --base-file <openapi.json> --revision-file <openapi.json> [--acknowledged <yaml>] [--base-acknowledged <yaml>]';
-/** Additive changes found on more routes than this are printed as a count. */
-const ROUTES_SHOWN = 3;
 
 export interface Output {
   write(text: string): void;
@@ -70,10 +69,7 @@ function report(baseName: string, revisionName: string, versions: { base: string
     lines.push(`  ${change.line}`, `      ${refused.has(change) ? 'REFUSED' : `accepted: ${accepted?.by}`}`);
   }
   lines.push(`Additive (${changelog.additive.length}):`);
-  for (const change of changelog.additive) {
-    const on = change.routes.length > ROUTES_SHOWN ? `${change.routes.length} routes` : change.routes.join(', ');
-    lines.push(`  ${change.what} on ${on}`);
-  }
+  for (const change of changelog.additive) lines.push(`  ${additiveLine(change)}`);
   for (const entry of verdict.unused) lines.push(`note: acknowledged-changes.yaml line ${entry.line} matches no change: ${entry.change}`);
   if (verdict.refused.length)
     lines.push(

@@ -62,7 +62,9 @@ function noteHtml(note: string): Html {
 function routeLine(route: ResourceRoute, resource: ResourceModel): Html {
   const tried = route.emitter.tryPath?.(resource);
   const line = html`<dt>${route.emitter.label}</dt><dd class="head">${code(`GET ${route.openApiPath}`)}${tried !== undefined && html`<button type="button" class="try" data-path="${tried}">Try it</button>`}</dd>`;
-  const rows = (route.emitter.cardRows?.(resource) ?? []).map(([label, names]) => html`<dt>${label}</dt><dd>${names.length ? codes([...names]) : html`<span class="none">none</span>`}</dd>`);
+  const rows = (route.emitter.cardRows?.(resource) ?? []).map(
+    ([label, names]) => html`<dt>${label}</dt><dd>${names.length ? codes([...names]) : html`<span class="none">none</span>`}</dd>`,
+  );
   return rows.length ? lines([line, ...rows]) : line;
 }
 

@@ -13,11 +13,11 @@ import { sampleRequest } from '../describe';
 import { ERROR_STATUSES } from '../openapi/components';
 
 /** The sections, in order; each is docs/guide/<id>.md and, on the page, the anchor `#<id>`. */
-export const GUIDE_SECTIONS = ['intro', 'authentication', 'records', 'paging', 'filters', 'summaries', 'errors', 'limits', 'versioning', 'agents', 'try'] as const;
+export const GUIDE_SECTIONS = ['intro', 'authentication', 'records', 'paging', 'filters', 'summaries', 'errors', 'limits', 'versioning', 'agents', 'try', 'operators'] as const;
 type GuideSectionId = (typeof GUIDE_SECTIONS)[number];
 
 /** Sections about the page itself: llms.txt leaves them out. */
-const PAGE_ONLY: ReadonlySet<GuideSectionId> = new Set(['try']);
+const PAGE_ONLY: ReadonlySet<GuideSectionId> = new Set(['try', 'operators']);
 
 export interface GuideSection {
   readonly id: GuideSectionId;

@@ -207,7 +207,8 @@ export function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject 
       schema: { type: 'string', maxLength: 128 },
     },
     ServerTiming: {
-      description: "Where the time went: `erp` (time in ERP calls, and how many), `gw` (the gateway's own time), `cache` (what a response cache did: `off` when none).",
+      description:
+        'Where the time went: `erp` (the wall time spent waiting for the ERP, calls made in parallel counted once, and how many calls), `gw` (the rest of the time until the headers: `erp` + `gw` is that time), `cache` (what a response cache did: `off` when none).',
       schema: { type: 'string' },
     },
     CacheControl: {

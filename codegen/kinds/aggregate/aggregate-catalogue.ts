@@ -16,7 +16,7 @@ import type { Aggregator, AggregateSpec, DimensionSpec, MeasureSpec } from '../.
 import type { RawField, RawResource } from '../../model/raw';
 
 type Path = readonly (string | number)[];
-type Report = (path: Path, message: string, key?: boolean) => void;
+type Report = (path: Path, message: string, options?: { readonly atKey?: boolean; readonly allowed?: string | undefined }) => void;
 
 const NUMBER_AGGREGATORS: readonly Aggregator[] = ['sum', 'avg', 'min', 'max'];
 
@@ -63,10 +63,14 @@ export function checkAggregate(resource: RawResource, at: Path, report: Report):
     ['dimensions', (name: string, field: RawField) => dimensionOf(name, field, true)],
     ['measures', measureOf],
   ] as const) {
+    const allowed = Object.entries(resource.fields)
+      .filter(([name, field]) => typeof check(name, field) !== 'string')
+      .map(([name]) => name)
+      .join(', ');
     (aggregate[key] ?? []).forEach((name, i) => {
       const field = resource.fields[name];
       const found = field ? check(name, field) : 'it is not a field of this resource';
-      if (typeof found === 'string') report([...at, 'aggregate', key, i], `aggregate.${key} lists '${name}': ${found}`);
+      if (typeof found === 'string') report([...at, 'aggregate', key, i], `aggregate.${key} lists '${name}': ${found}`, { allowed: allowed || 'none' });
     });
   }
 }

@@ -487,7 +487,7 @@ footer {
 </header>
 <div class="layout">
 <nav id="toc" aria-label="Contents"><details id="toc-box" open><summary>Contents</summary>
-<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#summaries">Summaries</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li></ul>
+<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#summaries">Summaries</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li><li><a href="#operators">For operators</a></li></ul>
 <ul class="doms">
 <li><a href="#analytic">Analytic</a><ul><li><a href="#analytic/accounts">accounts</a></li><li><a href="#analytic/dimensions">dimensions</a></li></ul></li>
 <li><a href="#approvals">Approvals</a><ul><li><a href="#approvals/approvers">approvers</a></li><li><a href="#approvals/request-lines">request-lines</a></li><li><a href="#approvals/requests">requests</a></li></ul></li>
@@ -637,7 +637,7 @@ footer {
 </tr>
 </tbody>
 </table></div>
-<p>429 and 503 carry <code>Retry-After</code> (seconds). Every answer carries <code>X-Request-Id</code>: yours when you send one (1 to 128 letters, digits and <code>_ . : + / = -</code>), else one made for it; quote it when reporting a problem. Data answers carry <code>Server-Timing</code>: the ERP's time, the gateway's and the cache outcome.</p>
+<p>429 and 503 carry <code>Retry-After</code> (seconds). Every answer carries <code>X-Request-Id</code>: yours when you send one (1 to 128 letters, digits and <code>_ . : + / = -</code>), else one made for it; quote it when reporting a problem. Data answers carry <code>Server-Timing</code>: the time spent waiting for the ERP (calls in parallel counted once), the rest (the gateway's), and the cache outcome.</p>
 <p>What to do: 400: fix the request (the message names the parameter). 422: fix the value (an enumeration's message lists the allowed ones). 401: the key is wrong or expired: get a new one. 403: this key may not read this resource. 404: no such record in scope. 429, 503: wait <code>Retry-After</code> seconds, then retry once. 502, 504: the ERP failed or was slow: retry later, with a smaller <code>limit</code> or <code>total=false</code>. Never retry a 4xx unchanged.</p>
 </section>
 <section class="guide" id="limits">
@@ -677,6 +677,10 @@ footer {
 <div id="try-status" role="status" aria-live="polite"></div>
 <pre id="try-out" hidden><code></code></pre>
 </section>
+<section class="guide" id="operators">
+<h2>For operators</h2>
+<p>Those who run this gateway have topic guides in its source repository, under <code>docs/</code>, each listed in the repository's README: <code>catalogue.md</code> (what is exposed and how it is declared, <code>make scaffold</code>, the drift check), <code>catalogue-changes.md</code> (<code>make dev</code>, catalogue errors, the rolling reload on SIGHUP), <code>production.md</code> (every setting, authentication, reliability and security, rate limits, several processes, running it), <code>caching.md</code> (ETags, coalescing, the response cache), <code>summaries.md</code> (counts and measures by group, date buckets and their time zone), <code>exports-and-sync.md</code> (CSV and NDJSON exports, the change feed), <code>agents.md</code> (these documents and the MCP server), <code>operating.md</code> (request ids, the access log, <code>Server-Timing</code>, metrics and the shipped alert rules, traces), <code>real-odoo.md</code> (proving it on a real Odoo) and <code>development.md</code> (the sandbox ERP, the commands).</p>
+</section>
 <section class="domain" id="analytic">
 <h2>Analytic <code>analytic</code></h2>
 <p>Analytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.</p>
@@ -686,6 +690,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/analytic/accounts</code><button type="button" class="try" data-path="/api/v1/analytic/accounts?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/analytic/accounts/aggregate</code><button type="button" class="try" data-path="/api/v1/analytic/accounts/aggregate?group_by=dimension">Try it</button></dd>
+<dt>Group by</dt><dd><code>dimension</code>, <code>dimension_id</code>, <code>root_dimension</code>, <code>partner</code>, <code>active</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>dimension:count_distinct</code>, <code>dimension_id:count_distinct</code>, <code>root_dimension:count_distinct</code>, <code>partner:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/analytic/accounts/{id}</code></dd>
 <dt>Default order</dt><dd><code>id asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>name</code>, <code>active</code></dd>
@@ -739,6 +745,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/analytic/dimensions</code><button type="button" class="try" data-path="/api/v1/analytic/dimensions?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/analytic/dimensions/aggregate</code><button type="button" class="try" data-path="/api/v1/analytic/dimensions/aggregate?group_by=applicability">Try it</button></dd>
+<dt>Group by</dt><dd><code>applicability</code>, <code>parent</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>sequence:sum|avg|min|max</code>, <code>parent:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/analytic/dimensions/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>sequence</code>, <code>applicability</code></dd>
@@ -785,6 +793,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/approvers</code><button type="button" class="try" data-path="/api/v1/approvals/approvers?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/approvals/approvers/aggregate</code><button type="button" class="try" data-path="/api/v1/approvals/approvers/aggregate?group_by=request_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>request_id</code>, <code>approver_id</code>, <code>status</code>, <code>required</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>request_id:count_distinct</code>, <code>approver_id:count_distinct</code>, <code>sequence:sum|avg|min|max</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/approvers/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>status</code>, <code>sequence</code>, <code>required</code></dd>
@@ -842,6 +852,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/request-lines</code><button type="button" class="try" data-path="/api/v1/approvals/request-lines?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/approvals/request-lines/aggregate</code><button type="button" class="try" data-path="/api/v1/approvals/request-lines/aggregate?group_by=request_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>request_id</code>, <code>product</code>, <code>product_id</code>, <code>uom</code>, <code>currency</code>, <code>purchase_order_line_id</code>, <code>vendor</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>request_id:count_distinct</code>, <code>product:count_distinct</code>, <code>product_id:count_distinct</code>, <code>quantity:sum|avg|min|max</code>, <code>uom:count_distinct</code>, <code>estimated_amount:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>purchase_order_line_id:count_distinct</code>, <code>vendor:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/request-lines/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>estimated_amount</code></dd>
@@ -917,6 +929,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/requests</code><button type="button" class="try" data-path="/api/v1/approvals/requests?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/approvals/requests/aggregate</code><button type="button" class="try" data-path="/api/v1/approvals/requests/aggregate?group_by=author_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>author_id</code>, <code>status</code>, <code>category</code>, <code>category_id</code>, <code>currency</code>, <code>created_at:&lt;day…year&gt;</code>, <code>date:&lt;day…year&gt;</code>, <code>date_confirmed:&lt;day…year&gt;</code>, <code>date_start:&lt;day…year&gt;</code>, <code>date_end:&lt;day…year&gt;</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>author_id:count_distinct</code>, <code>category:count_distinct</code>, <code>category_id:count_distinct</code>, <code>amount:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>quantity:sum|avg|min|max</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/requests/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>subject</code>, <code>description</code>, <code>reference</code>, <code>status</code>, <code>amount</code>, <code>budget_code</code>, <code>location</code>, <code>quantity</code>, <code>created_at</code>, <code>date</code>, <code>date_confirmed</code>, <code>date_start</code>, <code>date_end</code></dd>
@@ -1016,6 +1030,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/counters</code><button type="button" class="try" data-path="/api/v1/electricity/counters?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/electricity/counters/aggregate</code><button type="button" class="try" data-path="/api/v1/electricity/counters/aggregate?group_by=environment">Try it</button></dd>
+<dt>Group by</dt><dd><code>environment</code>, <code>currency</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>environment:count_distinct</code>, <code>currency:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/counters/{id}</code></dd>
 <dt>Default order</dt><dd><code>code asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>label</code></dd>
@@ -1079,6 +1095,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/purchases</code><button type="button" class="try" data-path="/api/v1/electricity/purchases?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/electricity/purchases/aggregate</code><button type="button" class="try" data-path="/api/v1/electricity/purchases/aggregate?group_by=counter">Try it</button></dd>
+<dt>Group by</dt><dd><code>counter</code>, <code>counter_id</code>, <code>environment</code>, <code>date_purchase:&lt;day…year&gt;</code>, <code>currency</code>, <code>state</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>counter:count_distinct</code>, <code>counter_id:count_distinct</code>, <code>environment:count_distinct</code>, <code>purchased_kwh:sum|avg|min|max</code>, <code>amount:sum|avg|min|max</code>, <code>currency:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/purchases/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_purchase desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date_purchase</code>, <code>purchased_kwh</code>, <code>amount</code>, <code>state</code></dd>
@@ -1137,6 +1155,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/readings</code><button type="button" class="try" data-path="/api/v1/electricity/readings?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/electricity/readings/aggregate</code><button type="button" class="try" data-path="/api/v1/electricity/readings/aggregate?group_by=counter">Try it</button></dd>
+<dt>Group by</dt><dd><code>counter</code>, <code>counter_id</code>, <code>environment</code>, <code>date_reading:&lt;day…year&gt;</code>, <code>is_excluded_from_avg</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>counter:count_distinct</code>, <code>counter_id:count_distinct</code>, <code>environment:count_distinct</code>, <code>remaining_kwh:sum|avg|min|max</code>, <code>consumed_kwh:sum|avg|min|max</code>, <code>days_elapsed:sum|avg|min|max</code>, <code>daily_consumption:sum|avg|min|max</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/readings/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_reading desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date_reading</code>, <code>remaining_kwh</code>, <code>consumed_kwh</code>, <code>days_elapsed</code>, <code>daily_consumption</code>, <code>is_excluded_from_avg</code>, <code>note</code></dd>
@@ -1198,6 +1218,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/events</code><button type="button" class="try" data-path="/api/v1/events/events?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/events/events/aggregate</code><button type="button" class="try" data-path="/api/v1/events/events/aggregate?group_by=event_type">Try it</button></dd>
+<dt>Group by</dt><dd><code>event_type</code>, <code>activity</code>, <code>stage</code>, <code>date_begin:&lt;day…year&gt;</code>, <code>date_end:&lt;day…year&gt;</code>, <code>space</code>, <code>space_id</code>, <code>reservation_id</code>, <code>origin</code>, <code>review_state</code>, <code>hidden_public</code>, <code>checklist_enabled</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>event_type:count_distinct</code>, <code>activity:count_distinct</code>, <code>stage:count_distinct</code>, <code>space:count_distinct</code>, <code>space_id:count_distinct</code>, <code>reservation_id:count_distinct</code>, <code>seats_max:sum|avg|min|max</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/events/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_begin desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_begin</code>, <code>date_end</code>, <code>seats_max</code>, <code>origin</code>, <code>review_state</code>, <code>hidden_public</code>, <code>checklist_enabled</code></dd>
@@ -1284,6 +1306,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/registrations</code><button type="button" class="try" data-path="/api/v1/events/registrations?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/events/registrations/aggregate</code><button type="button" class="try" data-path="/api/v1/events/registrations/aggregate?group_by=event_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>event_id</code>, <code>event</code>, <code>ticket</code>, <code>state</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>event_id:count_distinct</code>, <code>event:count_distinct</code>, <code>ticket:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/registrations/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>attendee</code>, <code>email</code>, <code>phone</code>, <code>state</code></dd>
@@ -1339,6 +1363,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/tasks</code><button type="button" class="try" data-path="/api/v1/events/tasks?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/events/tasks/aggregate</code><button type="button" class="try" data-path="/api/v1/events/tasks/aggregate?group_by=event_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>event_id</code>, <code>event</code>, <code>done</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>event_id:count_distinct</code>, <code>event:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/tasks/{id}</code></dd>
 <dt>Default order</dt><dd><code>event_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>done</code></dd>
@@ -1389,6 +1415,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/alerts</code><button type="button" class="try" data-path="/api/v1/fleet/alerts?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/alerts/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/alerts/aggregate?group_by=vehicle">Try it</button></dd>
+<dt>Group by</dt><dd><code>vehicle</code>, <code>vehicle_id</code>, <code>type</code>, <code>due_date:&lt;day…year&gt;</code>, <code>handled_at:&lt;day…year&gt;</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>vehicle:count_distinct</code>, <code>vehicle_id:count_distinct</code>, <code>reminder_days:sum|avg|min|max</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/alerts/{id}</code></dd>
 <dt>Default order</dt><dd><code>due_date asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>type</code>, <code>due_date</code>, <code>handled_at</code>, <code>reminder_days</code></dd>
@@ -1447,6 +1475,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs</code><button type="button" class="try" data-path="/api/v1/fleet/fuel-logs?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/fuel-logs/aggregate?group_by=vehicle">Try it</button></dd>
+<dt>Group by</dt><dd><code>vehicle</code>, <code>vehicle_id</code>, <code>date:&lt;day…year&gt;</code>, <code>currency</code>, <code>reviewed</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>vehicle:count_distinct</code>, <code>vehicle_id:count_distinct</code>, <code>liters:sum|avg|min|max</code>, <code>price_per_liter:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>odometer:sum|avg|min|max</code>, <code>distance:sum|avg|min|max</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>station</code>, <code>liters</code>, <code>price_per_liter</code>, <code>odometer</code>, <code>distance</code>, <code>reviewed</code></dd>
@@ -1521,6 +1551,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/incidents</code><button type="button" class="try" data-path="/api/v1/fleet/incidents?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/incidents/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/incidents/aggregate?group_by=vehicle">Try it</button></dd>
+<dt>Group by</dt><dd><code>vehicle</code>, <code>vehicle_id</code>, <code>date:&lt;day…year&gt;</code>, <code>severity</code>, <code>currency</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>vehicle:count_distinct</code>, <code>vehicle_id:count_distinct</code>, <code>cost:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/incidents/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date</code>, <code>severity</code>, <code>cost</code></dd>
@@ -1577,6 +1609,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/locations</code><button type="button" class="try" data-path="/api/v1/fleet/locations?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/locations/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/locations/aggregate?group_by=country">Try it</button></dd>
+<dt>Group by</dt><dd><code>country</code>, <code>is_default_pickup</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>country:count_distinct</code>, <code>latitude:sum|avg|min|max</code>, <code>longitude:sum|avg|min|max</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/locations/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>address</code>, <code>city</code>, <code>latitude</code>, <code>longitude</code>, <code>is_default_pickup</code></dd>
@@ -1630,6 +1664,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/reservations</code><button type="button" class="try" data-path="/api/v1/fleet/reservations?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/reservations/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/reservations/aggregate?group_by=vehicle">Try it</button></dd>
+<dt>Group by</dt><dd><code>vehicle</code>, <code>vehicle_id</code>, <code>start:&lt;day…year&gt;</code>, <code>stop:&lt;day…year&gt;</code>, <code>pickup_location</code>, <code>origin</code>, <code>state</code>, <code>approved_at:&lt;day…year&gt;</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>vehicle:count_distinct</code>, <code>vehicle_id:count_distinct</code>, <code>pickup_location:count_distinct</code>, <code>expected_km:sum|avg|min|max</code>, <code>attendees_count:sum|avg|min|max</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/reservations/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>motive</code>, <code>destination</code>, <code>expected_km</code>, <code>attendees_count</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code></dd>
@@ -1704,6 +1740,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/services</code><button type="button" class="try" data-path="/api/v1/fleet/services?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/services/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/services/aggregate?group_by=vehicle">Try it</button></dd>
+<dt>Group by</dt><dd><code>vehicle</code>, <code>vehicle_id</code>, <code>date:&lt;day…year&gt;</code>, <code>service_type</code>, <code>service_kind</code>, <code>currency</code>, <code>vendor</code>, <code>state</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>vehicle:count_distinct</code>, <code>vehicle_id:count_distinct</code>, <code>service_type:count_distinct</code>, <code>amount:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>next_service_odometer:sum|avg|min|max</code>, <code>vendor:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/services/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>description</code>, <code>service_kind</code>, <code>amount</code>, <code>next_service_odometer</code>, <code>invoice_ref</code>, <code>state</code></dd>
@@ -1772,6 +1810,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/trips</code><button type="button" class="try" data-path="/api/v1/fleet/trips?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/trips/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/trips/aggregate?group_by=reservation_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>reservation_id</code>, <code>vehicle</code>, <code>vehicle_id</code>, <code>date:&lt;day…year&gt;</code>, <code>date_start:&lt;day…year&gt;</code>, <code>date_end:&lt;day…year&gt;</code>, <code>analytic_account</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>reservation_id:count_distinct</code>, <code>vehicle:count_distinct</code>, <code>vehicle_id:count_distinct</code>, <code>odometer_start:sum|avg|min|max</code>, <code>distance:sum|avg|min|max</code>, <code>analytic_account:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/trips/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>date_start</code>, <code>date_end</code>, <code>odometer_start</code>, <code>distance</code>, <code>motive</code>, <code>destination</code></dd>
@@ -1839,6 +1879,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/vehicles</code><button type="button" class="try" data-path="/api/v1/fleet/vehicles?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/vehicles/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/vehicles/aggregate?group_by=model">Try it</button></dd>
+<dt>Group by</dt><dd><code>model</code>, <code>fuel_type</code>, <code>state</code>, <code>assignation_state</code>, <code>acquisition_date:&lt;day…year&gt;</code>, <code>insurance_expiry:&lt;day…year&gt;</code>, <code>technical_control_expiry:&lt;day…year&gt;</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>model:count_distinct</code>, <code>seats:sum|avg|min|max</code>, <code>state:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/vehicles/{id}</code></dd>
 <dt>Default order</dt><dd><code>plate asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>plate</code>, <code>vin</code>, <code>seats</code>, <code>fuel_type</code>, <code>assignation_state</code>, <code>acquisition_date</code>, <code>insurance_expiry</code>, <code>technical_control_expiry</code></dd>
@@ -1914,6 +1956,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/assets</code><button type="button" class="try" data-path="/api/v1/it/assets?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/it/assets/aggregate</code><button type="button" class="try" data-path="/api/v1/it/assets/aggregate?group_by=product">Try it</button></dd>
+<dt>Group by</dt><dd><code>product</code>, <code>location</code>, <code>lifecycle</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>product:count_distinct</code>, <code>location:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/assets/{id}</code></dd>
 <dt>Default order</dt><dd><code>serial asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>serial</code>, <code>internal_ref</code>, <code>lifecycle</code></dd>
@@ -1966,6 +2010,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/consumable-moves</code><button type="button" class="try" data-path="/api/v1/it/consumable-moves?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/it/consumable-moves/aggregate</code><button type="button" class="try" data-path="/api/v1/it/consumable-moves/aggregate?group_by=ticket_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>ticket_id</code>, <code>product</code>, <code>location</code>, <code>state</code>, <code>date:&lt;day…year&gt;</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>ticket_id:count_distinct</code>, <code>product:count_distinct</code>, <code>location:count_distinct</code>, <code>quantity:sum|avg|min|max</code>, <code>returned_quantity:sum|avg|min|max</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/consumable-moves/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>quantity</code>, <code>returned_quantity</code>, <code>state</code>, <code>date</code></dd>
@@ -2026,6 +2072,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/tickets</code><button type="button" class="try" data-path="/api/v1/it/tickets?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/it/tickets/aggregate</code><button type="button" class="try" data-path="/api/v1/it/tickets/aggregate?group_by=type">Try it</button></dd>
+<dt>Group by</dt><dd><code>type</code>, <code>stage</code>, <code>team</code>, <code>priority</code>, <code>kanban_state</code>, <code>assigned_date:&lt;day…year&gt;</code>, <code>closed_date:&lt;day…year&gt;</code>, <code>category</code>, <code>validation_state</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>type:count_distinct</code>, <code>stage:count_distinct</code>, <code>team:count_distinct</code>, <code>category:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/tickets/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>priority</code>, <code>kanban_state</code>, <code>assigned_date</code>, <code>closed_date</code>, <code>validation_state</code></dd>
@@ -2107,6 +2155,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/purchase/order-lines</code><button type="button" class="try" data-path="/api/v1/purchase/order-lines?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/purchase/order-lines/aggregate</code><button type="button" class="try" data-path="/api/v1/purchase/order-lines/aggregate?group_by=order_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>order_id</code>, <code>product</code>, <code>product_id</code>, <code>uom</code>, <code>currency</code>, <code>date_planned:&lt;day…year&gt;</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>order_id:count_distinct</code>, <code>product:count_distinct</code>, <code>product_id:count_distinct</code>, <code>quantity:sum|avg|min|max</code>, <code>uom:count_distinct</code>, <code>price_unit:sum|avg|min|max</code>, <code>price_subtotal:sum|avg|min|max</code>, <code>price_total:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>qty_received:sum|avg|min|max</code>, <code>qty_invoiced:sum|avg|min|max</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/purchase/order-lines/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>price_unit</code>, <code>price_subtotal</code>, <code>price_total</code>, <code>qty_received</code>, <code>qty_invoiced</code>, <code>date_planned</code></dd>
@@ -2181,6 +2231,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/purchase/orders</code><button type="button" class="try" data-path="/api/v1/purchase/orders?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/purchase/orders/aggregate</code><button type="button" class="try" data-path="/api/v1/purchase/orders/aggregate?group_by=vendor">Try it</button></dd>
+<dt>Group by</dt><dd><code>vendor</code>, <code>vendor_id</code>, <code>department</code>, <code>date_order:&lt;day…year&gt;</code>, <code>date_approve:&lt;day…year&gt;</code>, <code>date_planned:&lt;day…year&gt;</code>, <code>currency</code>, <code>state</code>, <code>invoice_status</code>, <code>author_id</code>, <code>created_at:&lt;day…year&gt;</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>vendor:count_distinct</code>, <code>vendor_id:count_distinct</code>, <code>department:count_distinct</code>, <code>amount_untaxed:sum|avg|min|max</code>, <code>amount_total:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>author_id:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/purchase/orders/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_order desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>vendor_reference</code>, <code>subject</code>, <code>budget_line</code>, <code>delivery_condition</code>, <code>origin</code>, <code>date_order</code>, <code>date_approve</code>, <code>date_planned</code>, <code>amount_untaxed</code>, <code>amount_total</code>, <code>state</code>, <code>invoice_status</code>, <code>created_at</code></dd>
@@ -2276,6 +2328,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/activities</code><button type="button" class="try" data-path="/api/v1/space/activities?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/activities/aggregate</code><button type="button" class="try" data-path="/api/v1/space/activities/aggregate">Try it</button></dd>
+<dt>Group by</dt><dd><span class="none">none</span></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>default_duration:sum|avg|min|max</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/activities/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>default_duration</code></dd>
@@ -2317,6 +2371,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/categories</code><button type="button" class="try" data-path="/api/v1/space/categories?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/categories/aggregate</code><button type="button" class="try" data-path="/api/v1/space/categories/aggregate">Try it</button></dd>
+<dt>Group by</dt><dd><span class="none">none</span></dd>
+<dt>Measures</dt><dd><code>count</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/categories/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code></dd>
@@ -2355,6 +2411,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/equipments</code><button type="button" class="try" data-path="/api/v1/space/equipments?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/equipments/aggregate</code><button type="button" class="try" data-path="/api/v1/space/equipments/aggregate?group_by=category">Try it</button></dd>
+<dt>Group by</dt><dd><code>category</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>category:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/equipments/{id}</code></dd>
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
@@ -2398,6 +2456,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/maintenances</code><button type="button" class="try" data-path="/api/v1/space/maintenances?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/maintenances/aggregate</code><button type="button" class="try" data-path="/api/v1/space/maintenances/aggregate?group_by=space">Try it</button></dd>
+<dt>Group by</dt><dd><code>space</code>, <code>space_id</code>, <code>start:&lt;day…year&gt;</code>, <code>stop:&lt;day…year&gt;</code>, <code>state</code>, <code>category</code>, <code>blocks_reservations</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>space:count_distinct</code>, <code>space_id:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/maintenances/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>start</code>, <code>stop</code>, <code>state</code>, <code>category</code>, <code>blocks_reservations</code></dd>
@@ -2461,6 +2521,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/reservations</code><button type="button" class="try" data-path="/api/v1/space/reservations?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/reservations/aggregate</code><button type="button" class="try" data-path="/api/v1/space/reservations/aggregate?group_by=space">Try it</button></dd>
+<dt>Group by</dt><dd><code>space</code>, <code>space_id</code>, <code>activity</code>, <code>start:&lt;day…year&gt;</code>, <code>stop:&lt;day…year&gt;</code>, <code>origin</code>, <code>state</code>, <code>approved_at:&lt;day…year&gt;</code>, <code>check_in_at:&lt;day…year&gt;</code>, <code>check_out_at:&lt;day…year&gt;</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>space:count_distinct</code>, <code>space_id:count_distinct</code>, <code>activity:count_distinct</code>, <code>attendees_expected:sum|avg|min|max</code>, <code>attendees_actual:sum|avg|min|max</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/reservations/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>attendees_expected</code>, <code>attendees_actual</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code>, <code>cancellation_reason</code>, <code>check_in_at</code>, <code>check_out_at</code></dd>
@@ -2538,6 +2600,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/sites</code><button type="button" class="try" data-path="/api/v1/space/sites?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/sites/aggregate</code><button type="button" class="try" data-path="/api/v1/space/sites/aggregate?group_by=parent_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>parent_id</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>parent_id:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/sites/{id}</code></dd>
 <dt>Default order</dt><dd><code>complete_name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>complete_name</code>, <code>code</code>, <code>address</code></dd>
@@ -2586,6 +2650,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/spaces</code><button type="button" class="try" data-path="/api/v1/space/spaces?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/spaces/aggregate</code><button type="button" class="try" data-path="/api/v1/space/spaces/aggregate?group_by=site">Try it</button></dd>
+<dt>Group by</dt><dd><code>site</code>, <code>site_id</code>, <code>state</code>, <code>currency</code>, <code>public_visibility</code>, <code>approval_required</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>site:count_distinct</code>, <code>site_id:count_distinct</code>, <code>surface:sum|avg|min|max</code>, <code>capacity:sum|avg|min|max</code>, <code>hourly_price:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>min_lead_hours:sum|avg|min|max</code>, <code>max_lead_days:sum|avg|min|max</code>, <code>cancel_deadline_hours:sum|avg|min|max</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/spaces/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>state</code>, <code>location</code>, <code>floor</code>, <code>surface</code>, <code>capacity</code>, <code>hourly_price</code>, <code>public_visibility</code>, <code>approval_required</code>, <code>min_lead_hours</code>, <code>max_lead_days</code>, <code>cancel_deadline_hours</code></dd>
@@ -2667,6 +2733,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/blockers</code><button type="button" class="try" data-path="/api/v1/sprint/blockers?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/blockers/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/blockers/aggregate?group_by=subject">Try it</button></dd>
+<dt>Group by</dt><dd><code>subject</code>, <code>subject_id</code>, <code>sprint</code>, <code>squad</code>, <code>origin</code>, <code>date_start:&lt;day…year&gt;</code>, <code>date_lifted:&lt;day…year&gt;</code>, <code>escalated</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>subject:count_distinct</code>, <code>subject_id:count_distinct</code>, <code>sprint:count_distinct</code>, <code>squad:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/blockers/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code>, <code>unblocker</code>, <code>origin</code>, <code>date_start</code>, <code>date_lifted</code>, <code>escalated</code>, <code>decision</code></dd>
@@ -2741,6 +2809,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/engagements</code><button type="button" class="try" data-path="/api/v1/sprint/engagements?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/engagements/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/engagements/aggregate?group_by=state">Try it</button></dd>
+<dt>Group by</dt><dd><code>state</code>, <code>deadline:&lt;day…year&gt;</code>, <code>actual_date:&lt;day…year&gt;</code>, <code>squad</code>, <code>squad_id</code>, <code>objective</code>, <code>objective_id</code>, <code>key_result</code>, <code>key_result_id</code>, <code>sprint</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>squad:count_distinct</code>, <code>squad_id:count_distinct</code>, <code>objective:count_distinct</code>, <code>objective_id:count_distinct</code>, <code>key_result:count_distinct</code>, <code>key_result_id:count_distinct</code>, <code>sprint:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/engagements/{id}</code></dd>
 <dt>Default order</dt><dd><code>deadline asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>state</code>, <code>deadline</code>, <code>actual_date</code>, <code>expected_proof</code></dd>
@@ -2816,6 +2886,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/key-results</code><button type="button" class="try" data-path="/api/v1/sprint/key-results?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/key-results/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/key-results/aggregate?group_by=exercice">Try it</button></dd>
+<dt>Group by</dt><dd><code>exercice</code>, <code>exercice_id</code>, <code>objective</code>, <code>objective_id</code>, <code>squad</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>number:sum|avg|min|max</code>, <code>exercice:count_distinct</code>, <code>exercice_id:count_distinct</code>, <code>objective:count_distinct</code>, <code>objective_id:count_distinct</code>, <code>squad:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/key-results/{id}</code></dd>
 <dt>Default order</dt><dd><code>number asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code></dd>
@@ -2874,6 +2946,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings</code><button type="button" class="try" data-path="/api/v1/sprint/measure-readings?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/measure-readings/aggregate?group_by=measure">Try it</button></dd>
+<dt>Group by</dt><dd><code>measure</code>, <code>measure_id</code>, <code>key_result</code>, <code>key_result_id</code>, <code>squad</code>, <code>date:&lt;day…year&gt;</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>measure:count_distinct</code>, <code>measure_id:count_distinct</code>, <code>key_result:count_distinct</code>, <code>key_result_id:count_distinct</code>, <code>squad:count_distinct</code>, <code>value:sum|avg|min|max</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>value</code>, <code>note</code></dd>
@@ -2932,6 +3006,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/measures</code><button type="button" class="try" data-path="/api/v1/sprint/measures?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/measures/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/measures/aggregate?group_by=key_result">Try it</button></dd>
+<dt>Group by</dt><dd><code>key_result</code>, <code>key_result_id</code>, <code>squad</code>, <code>milestone_date:&lt;day…year&gt;</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>key_result:count_distinct</code>, <code>key_result_id:count_distinct</code>, <code>squad:count_distinct</code>, <code>start_value:sum|avg|min|max</code>, <code>milestone_value:sum|avg|min|max</code>, <code>target_value:sum|avg|min|max</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/measures/{id}</code></dd>
 <dt>Default order</dt><dd><code>kr_id, id</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>unit</code>, <code>start_value</code>, <code>milestone_value</code>, <code>milestone_date</code>, <code>target_value</code></dd>
@@ -2992,6 +3068,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/objectives</code><button type="button" class="try" data-path="/api/v1/sprint/objectives?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/objectives/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/objectives/aggregate?group_by=active">Try it</button></dd>
+<dt>Group by</dt><dd><code>active</code></dd>
+<dt>Measures</dt><dd><code>count</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/objectives/{id}</code></dd>
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>active</code></dd>
@@ -3031,6 +3109,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/sprints</code><button type="button" class="try" data-path="/api/v1/sprint/sprints?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/sprints/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/sprints/aggregate?group_by=squad">Try it</button></dd>
+<dt>Group by</dt><dd><code>squad</code>, <code>squad_id</code>, <code>date_start:&lt;day…year&gt;</code>, <code>date_end:&lt;day…year&gt;</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>squad:count_distinct</code>, <code>squad_id:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/sprints/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_start</code>, <code>date_end</code></dd>
@@ -3081,6 +3161,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/stock/pickings</code><button type="button" class="try" data-path="/api/v1/stock/pickings?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/stock/pickings/aggregate</code><button type="button" class="try" data-path="/api/v1/stock/pickings/aggregate?group_by=picking_type">Try it</button></dd>
+<dt>Group by</dt><dd><code>picking_type</code>, <code>source_location</code>, <code>destination_location</code>, <code>scheduled_date:&lt;day…year&gt;</code>, <code>date_done:&lt;day…year&gt;</code>, <code>priority</code>, <code>state</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>picking_type:count_distinct</code>, <code>source_location:count_distinct</code>, <code>destination_location:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/stock/pickings/{id}</code></dd>
 <dt>Default order</dt><dd><code>scheduled_date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>origin</code>, <code>scheduled_date</code>, <code>date_done</code>, <code>priority</code>, <code>state</code></dd>
@@ -3145,6 +3227,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-rates?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-rates/aggregate?group_by=country">Try it</button></dd>
+<dt>Group by</dt><dd><code>country</code>, <code>country_id</code>, <code>city</code>, <code>currency</code>, <code>has_tiers</code>, <code>environment</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>country:count_distinct</code>, <code>country_id:count_distinct</code>, <code>city:count_distinct</code>, <code>daily_rate:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>environment:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>daily_rate</code>, <code>has_tiers</code>, <code>note</code></dd>
@@ -3200,6 +3284,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-requests?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-requests/aggregate?group_by=state">Try it</button></dd>
+<dt>Group by</dt><dd><code>state</code>, <code>trip_id</code>, <code>country</code>, <code>city</code>, <code>date_start:&lt;day…year&gt;</code>, <code>date_end:&lt;day…year&gt;</code>, <code>prorata_start</code>, <code>prorata_end</code>, <code>calc_model</code>, <code>rate_id</code>, <code>financing_type</code>, <code>partner</code>, <code>currency</code>, <code>environment</code>, <code>submit_date:&lt;day…year&gt;</code>, <code>approve_date:&lt;day…year&gt;</code>, <code>reject_date:&lt;day…year&gt;</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>trip_id:count_distinct</code>, <code>country:count_distinct</code>, <code>city:count_distinct</code>, <code>daily_rate:sum|avg|min|max</code>, <code>rate_id:count_distinct</code>, <code>duration_abatement_pct:sum|avg|min|max</code>, <code>duration_abatement_amount:sum|avg|min|max</code>, <code>total_amount:sum|avg|min|max</code>, <code>partner:count_distinct</code>, <code>partner_share_pct:sum|avg|min|max</code>, <code>amount_company:sum|avg|min|max</code>, <code>amount_partner:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>environment:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>mission_object</code>, <code>date_start</code>, <code>date_end</code>, <code>prorata_start</code>, <code>prorata_end</code>, <code>calc_model</code>, <code>daily_rate</code>, <code>duration_abatement_pct</code>, <code>duration_abatement_amount</code>, <code>total_amount</code>, <code>financing_type</code>, <code>partner_share_pct</code>, <code>amount_company</code>, <code>amount_partner</code>, <code>submit_date</code>, <code>approve_date</code>, <code>reject_date</code></dd>
@@ -3304,6 +3390,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses</code><button type="button" class="try" data-path="/api/v1/travel/trip-expenses?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/trip-expenses/aggregate?group_by=trip_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>trip_id</code>, <code>currency</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>trip_id:count_distinct</code>, <code>cost:sum|avg|min|max</code>, <code>currency:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>cost</code>, <code>notes</code></dd>
@@ -3351,6 +3439,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-stages</code><button type="button" class="try" data-path="/api/v1/travel/trip-stages?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/trip-stages/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/trip-stages/aggregate?group_by=trip_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>trip_id</code>, <code>is_return_leg</code>, <code>city_from</code>, <code>country_from</code>, <code>city_to</code>, <code>country_to</code>, <code>date_from:&lt;day…year&gt;</code>, <code>date_to:&lt;day…year&gt;</code>, <code>has_transport</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>trip_id:count_distinct</code>, <code>position:sum|avg|min|max</code>, <code>city_from:count_distinct</code>, <code>country_from:count_distinct</code>, <code>city_to:count_distinct</code>, <code>country_to:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-stages/{id}</code></dd>
 <dt>Default order</dt><dd><code>trip_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>position</code>, <code>is_return_leg</code>, <code>date_from</code>, <code>date_to</code>, <code>has_transport</code></dd>
@@ -3415,6 +3505,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-types</code><button type="button" class="try" data-path="/api/v1/travel/trip-types?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/trip-types/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/trip-types/aggregate">Try it</button></dd>
+<dt>Group by</dt><dd><span class="none">none</span></dd>
+<dt>Measures</dt><dd><code>count</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-types/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
@@ -3456,6 +3548,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trips</code><button type="button" class="try" data-path="/api/v1/travel/trips?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/trips/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/trips/aggregate?group_by=state">Try it</button></dd>
+<dt>Group by</dt><dd><code>state</code>, <code>trip_type</code>, <code>city_departure</code>, <code>country_departure</code>, <code>city_destination</code>, <code>country_destination</code>, <code>date_submission:&lt;day…year&gt;</code>, <code>date_start:&lt;day…year&gt;</code>, <code>date_end:&lt;day…year&gt;</code>, <code>currency</code>, <code>has_per_diem</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>trip_type:count_distinct</code>, <code>city_departure:count_distinct</code>, <code>country_departure:count_distinct</code>, <code>city_destination:count_distinct</code>, <code>country_destination:count_distinct</code>, <code>transport_cost:sum|avg|min|max</code>, <code>accommodation_cost_total:sum|avg|min|max</code>, <code>insurance_premium:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trips/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>traveler_name</code>, <code>traveler_email</code>, <code>description</code>, <code>date_submission</code>, <code>date_start</code>, <code>date_end</code>, <code>transport_cost</code>, <code>accommodation_cost_total</code>, <code>insurance_premium</code>, <code>has_per_diem</code></dd>
@@ -3856,7 +3950,7 @@ Errors answer \`{"error": {"code": "...", "message": "..."}}\`, except 405, an H
 | 503 | \`unavailable\` | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |
 | 504 | \`gateway_timeout\` | The ERP did not answer within the configured timeout. |
 
-429 and 503 carry \`Retry-After\` (seconds). Every answer carries \`X-Request-Id\`: yours when you send one (1 to 128 letters, digits and \`_ . : + / = -\`), else one made for it; quote it when reporting a problem. Data answers carry \`Server-Timing\`: the ERP's time, the gateway's and the cache outcome.
+429 and 503 carry \`Retry-After\` (seconds). Every answer carries \`X-Request-Id\`: yours when you send one (1 to 128 letters, digits and \`_ . : + / = -\`), else one made for it; quote it when reporting a problem. Data answers carry \`Server-Timing\`: the time spent waiting for the ERP (calls in parallel counted once), the rest (the gateway's), and the cache outcome.
 
 What to do: 400: fix the request (the message names the parameter). 422: fix the value (an enumeration's message lists the allowed ones). 401: the key is wrong or expired: get a new one. 403: this key may not read this resource. 404: no such record in scope. 429, 503: wait \`Retry-After\` seconds, then retry once. 502, 504: the ERP failed or was slow: retry later, with a smaller \`limit\` or \`total=false\`. Never retry a 4xx unchanged.
 

@@ -1141,10 +1141,42 @@ var init_erp_client = __esm({
       calls = 0;
       /** Answers this request took from a call another request had in flight (`erp_shared`): not sent again. */
       shared = 0;
-      /** Time in the calls it sent and waiting for the ones it shared (`erp_ms`). */
-      ms = 0;
       /** The request's share of the memory budget: its ERP answers are charged to it as they arrive. */
       lease;
+      /** Waits for the ERP open now, since when, and the time of the spans already closed. */
+      open = 0;
+      openedAt = 0;
+      closedMs = 0;
+      /**
+       * Wall time this request has waited for the ERP (`erp_ms`, `Server-Timing` `erp`): while at least
+       * one of its waits was open, so calls in parallel (a list's page and count) count once and the
+       * figure never exceeds the request's own time.
+       */
+      get ms() {
+        return this.closedMs + (this.open > 0 ? performance.now() - this.openedAt : 0);
+      }
+      /**
+       * Opens a wait for the ERP: a call from the moment it is asked for (a slot waited for included)
+       * to its answer, or another request's read this one waits for. Returns its end (idempotent).
+       */
+      begin() {
+        if (this.open++ === 0) this.openedAt = performance.now();
+        let open = true;
+        return () => {
+          if (!open) return;
+          open = false;
+          if (--this.open === 0) this.closedMs += performance.now() - this.openedAt;
+        };
+      }
+      /** Counts the time until `pending` settles as waiting for the ERP. */
+      async waitFor(pending) {
+        const end = this.begin();
+        try {
+          return await pending;
+        } finally {
+          end();
+        }
+      }
     };
     ErpClient = class {
       constructor(config, observe, observer) {
@@ -1181,9 +1213,8 @@ var init_erp_client = __esm({
       get load() {
         return { inFlight: this.semaphore.inFlight, queued: this.semaphore.queued };
       }
-      async identify(key, stats) {
-        const { transport } = await this.connect();
-        return this.alone(stats, transport.name, KEY_CHECK, (deadline) => transport.identify(key, deadline));
+      identify(key, stats) {
+        return stats.waitFor(this.connect().then(({ transport }) => this.alone(stats, transport.name, KEY_CHECK, (deadline) => transport.identify(key, deadline))));
       }
       /**
        * Every call is a read (the allow-list), so an identical one of the same account already in flight
@@ -1191,19 +1222,20 @@ var init_erp_client = __esm({
        */
       async call(credentials, call, stats) {
         if (!ALLOWED_METHODS.has(call.method)) throw new Error(`ERP method '${call.method}' is not on the gateway's allow-list`);
+        return stats.waitFor(this.send(credentials, call, stats));
+      }
+      async send(credentials, call, stats) {
         const { transport } = await this.connect();
         const send = (deadline2) => {
           this.observe?.(call);
           return this.timed(stats, transport.name, call, deadline2, (signal) => transport.call(credentials, call, signal));
         };
-        const started = performance.now();
         const deadline = deadlineAfter(this.config.timeoutMs);
         const waiter = { sender: credentials, deadline: deadline.signal, lease: stats.lease };
         const shared = await this.flights.join(flightKey(credentials.uid, call), waiter, send).finally(deadline.clear);
         if (!shared.started) {
           this.observer?.coalesced();
           stats.shared++;
-          stats.ms += performance.now() - started;
         }
         const { outcome } = shared;
         if (outcome.ok) {
@@ -1245,10 +1277,8 @@ var init_erp_client = __esm({
           throw error;
         } finally {
           release();
-          const ms = performance.now() - started;
           stats.calls++;
-          stats.ms += ms;
-          sent?.done(outcome, ms / 1e3);
+          sent?.done(outcome, (performance.now() - started) / 1e3);
         }
       }
       async resolve() {
@@ -2132,7 +2162,7 @@ footer {
 </header>
 <div class="layout">
 <nav id="toc" aria-label="Contents"><details id="toc-box" open><summary>Contents</summary>
-<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#summaries">Summaries</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li></ul>
+<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#summaries">Summaries</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li><li><a href="#operators">For operators</a></li></ul>
 <ul class="doms">
 <li><a href="#analytic">Analytic</a><ul><li><a href="#analytic/accounts">accounts</a></li><li><a href="#analytic/dimensions">dimensions</a></li></ul></li>
 <li><a href="#approvals">Approvals</a><ul><li><a href="#approvals/approvers">approvers</a></li><li><a href="#approvals/request-lines">request-lines</a></li><li><a href="#approvals/requests">requests</a></li></ul></li>
@@ -2282,7 +2312,7 @@ footer {
 </tr>
 </tbody>
 </table></div>
-<p>429 and 503 carry <code>Retry-After</code> (seconds). Every answer carries <code>X-Request-Id</code>: yours when you send one (1 to 128 letters, digits and <code>_ . : + / = -</code>), else one made for it; quote it when reporting a problem. Data answers carry <code>Server-Timing</code>: the ERP's time, the gateway's and the cache outcome.</p>
+<p>429 and 503 carry <code>Retry-After</code> (seconds). Every answer carries <code>X-Request-Id</code>: yours when you send one (1 to 128 letters, digits and <code>_ . : + / = -</code>), else one made for it; quote it when reporting a problem. Data answers carry <code>Server-Timing</code>: the time spent waiting for the ERP (calls in parallel counted once), the rest (the gateway's), and the cache outcome.</p>
 <p>What to do: 400: fix the request (the message names the parameter). 422: fix the value (an enumeration's message lists the allowed ones). 401: the key is wrong or expired: get a new one. 403: this key may not read this resource. 404: no such record in scope. 429, 503: wait <code>Retry-After</code> seconds, then retry once. 502, 504: the ERP failed or was slow: retry later, with a smaller <code>limit</code> or <code>total=false</code>. Never retry a 4xx unchanged.</p>
 </section>
 <section class="guide" id="limits">
@@ -2322,6 +2352,10 @@ footer {
 <div id="try-status" role="status" aria-live="polite"></div>
 <pre id="try-out" hidden><code></code></pre>
 </section>
+<section class="guide" id="operators">
+<h2>For operators</h2>
+<p>Those who run this gateway have topic guides in its source repository, under <code>docs/</code>, each listed in the repository's README: <code>catalogue.md</code> (what is exposed and how it is declared, <code>make scaffold</code>, the drift check), <code>catalogue-changes.md</code> (<code>make dev</code>, catalogue errors, the rolling reload on SIGHUP), <code>production.md</code> (every setting, authentication, reliability and security, rate limits, several processes, running it), <code>caching.md</code> (ETags, coalescing, the response cache), <code>summaries.md</code> (counts and measures by group, date buckets and their time zone), <code>exports-and-sync.md</code> (CSV and NDJSON exports, the change feed), <code>agents.md</code> (these documents and the MCP server), <code>operating.md</code> (request ids, the access log, <code>Server-Timing</code>, metrics and the shipped alert rules, traces), <code>real-odoo.md</code> (proving it on a real Odoo) and <code>development.md</code> (the sandbox ERP, the commands).</p>
+</section>
 <section class="domain" id="analytic">
 <h2>Analytic <code>analytic</code></h2>
 <p>Analytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.</p>
@@ -2331,6 +2365,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/analytic/accounts</code><button type="button" class="try" data-path="/api/v1/analytic/accounts?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/analytic/accounts/aggregate</code><button type="button" class="try" data-path="/api/v1/analytic/accounts/aggregate?group_by=dimension">Try it</button></dd>
+<dt>Group by</dt><dd><code>dimension</code>, <code>dimension_id</code>, <code>root_dimension</code>, <code>partner</code>, <code>active</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>dimension:count_distinct</code>, <code>dimension_id:count_distinct</code>, <code>root_dimension:count_distinct</code>, <code>partner:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/analytic/accounts/{id}</code></dd>
 <dt>Default order</dt><dd><code>id asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>name</code>, <code>active</code></dd>
@@ -2384,6 +2420,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/analytic/dimensions</code><button type="button" class="try" data-path="/api/v1/analytic/dimensions?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/analytic/dimensions/aggregate</code><button type="button" class="try" data-path="/api/v1/analytic/dimensions/aggregate?group_by=applicability">Try it</button></dd>
+<dt>Group by</dt><dd><code>applicability</code>, <code>parent</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>sequence:sum|avg|min|max</code>, <code>parent:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/analytic/dimensions/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>sequence</code>, <code>applicability</code></dd>
@@ -2430,6 +2468,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/approvers</code><button type="button" class="try" data-path="/api/v1/approvals/approvers?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/approvals/approvers/aggregate</code><button type="button" class="try" data-path="/api/v1/approvals/approvers/aggregate?group_by=request_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>request_id</code>, <code>approver_id</code>, <code>status</code>, <code>required</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>request_id:count_distinct</code>, <code>approver_id:count_distinct</code>, <code>sequence:sum|avg|min|max</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/approvers/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>status</code>, <code>sequence</code>, <code>required</code></dd>
@@ -2487,6 +2527,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/request-lines</code><button type="button" class="try" data-path="/api/v1/approvals/request-lines?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/approvals/request-lines/aggregate</code><button type="button" class="try" data-path="/api/v1/approvals/request-lines/aggregate?group_by=request_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>request_id</code>, <code>product</code>, <code>product_id</code>, <code>uom</code>, <code>currency</code>, <code>purchase_order_line_id</code>, <code>vendor</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>request_id:count_distinct</code>, <code>product:count_distinct</code>, <code>product_id:count_distinct</code>, <code>quantity:sum|avg|min|max</code>, <code>uom:count_distinct</code>, <code>estimated_amount:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>purchase_order_line_id:count_distinct</code>, <code>vendor:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/request-lines/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>estimated_amount</code></dd>
@@ -2562,6 +2604,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/requests</code><button type="button" class="try" data-path="/api/v1/approvals/requests?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/approvals/requests/aggregate</code><button type="button" class="try" data-path="/api/v1/approvals/requests/aggregate?group_by=author_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>author_id</code>, <code>status</code>, <code>category</code>, <code>category_id</code>, <code>currency</code>, <code>created_at:&lt;day\u2026year&gt;</code>, <code>date:&lt;day\u2026year&gt;</code>, <code>date_confirmed:&lt;day\u2026year&gt;</code>, <code>date_start:&lt;day\u2026year&gt;</code>, <code>date_end:&lt;day\u2026year&gt;</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>author_id:count_distinct</code>, <code>category:count_distinct</code>, <code>category_id:count_distinct</code>, <code>amount:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>quantity:sum|avg|min|max</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/requests/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>subject</code>, <code>description</code>, <code>reference</code>, <code>status</code>, <code>amount</code>, <code>budget_code</code>, <code>location</code>, <code>quantity</code>, <code>created_at</code>, <code>date</code>, <code>date_confirmed</code>, <code>date_start</code>, <code>date_end</code></dd>
@@ -2661,6 +2705,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/counters</code><button type="button" class="try" data-path="/api/v1/electricity/counters?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/electricity/counters/aggregate</code><button type="button" class="try" data-path="/api/v1/electricity/counters/aggregate?group_by=environment">Try it</button></dd>
+<dt>Group by</dt><dd><code>environment</code>, <code>currency</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>environment:count_distinct</code>, <code>currency:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/counters/{id}</code></dd>
 <dt>Default order</dt><dd><code>code asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>label</code></dd>
@@ -2724,6 +2770,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/purchases</code><button type="button" class="try" data-path="/api/v1/electricity/purchases?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/electricity/purchases/aggregate</code><button type="button" class="try" data-path="/api/v1/electricity/purchases/aggregate?group_by=counter">Try it</button></dd>
+<dt>Group by</dt><dd><code>counter</code>, <code>counter_id</code>, <code>environment</code>, <code>date_purchase:&lt;day\u2026year&gt;</code>, <code>currency</code>, <code>state</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>counter:count_distinct</code>, <code>counter_id:count_distinct</code>, <code>environment:count_distinct</code>, <code>purchased_kwh:sum|avg|min|max</code>, <code>amount:sum|avg|min|max</code>, <code>currency:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/purchases/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_purchase desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date_purchase</code>, <code>purchased_kwh</code>, <code>amount</code>, <code>state</code></dd>
@@ -2782,6 +2830,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/readings</code><button type="button" class="try" data-path="/api/v1/electricity/readings?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/electricity/readings/aggregate</code><button type="button" class="try" data-path="/api/v1/electricity/readings/aggregate?group_by=counter">Try it</button></dd>
+<dt>Group by</dt><dd><code>counter</code>, <code>counter_id</code>, <code>environment</code>, <code>date_reading:&lt;day\u2026year&gt;</code>, <code>is_excluded_from_avg</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>counter:count_distinct</code>, <code>counter_id:count_distinct</code>, <code>environment:count_distinct</code>, <code>remaining_kwh:sum|avg|min|max</code>, <code>consumed_kwh:sum|avg|min|max</code>, <code>days_elapsed:sum|avg|min|max</code>, <code>daily_consumption:sum|avg|min|max</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/readings/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_reading desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date_reading</code>, <code>remaining_kwh</code>, <code>consumed_kwh</code>, <code>days_elapsed</code>, <code>daily_consumption</code>, <code>is_excluded_from_avg</code>, <code>note</code></dd>
@@ -2843,6 +2893,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/events</code><button type="button" class="try" data-path="/api/v1/events/events?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/events/events/aggregate</code><button type="button" class="try" data-path="/api/v1/events/events/aggregate?group_by=event_type">Try it</button></dd>
+<dt>Group by</dt><dd><code>event_type</code>, <code>activity</code>, <code>stage</code>, <code>date_begin:&lt;day\u2026year&gt;</code>, <code>date_end:&lt;day\u2026year&gt;</code>, <code>space</code>, <code>space_id</code>, <code>reservation_id</code>, <code>origin</code>, <code>review_state</code>, <code>hidden_public</code>, <code>checklist_enabled</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>event_type:count_distinct</code>, <code>activity:count_distinct</code>, <code>stage:count_distinct</code>, <code>space:count_distinct</code>, <code>space_id:count_distinct</code>, <code>reservation_id:count_distinct</code>, <code>seats_max:sum|avg|min|max</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/events/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_begin desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_begin</code>, <code>date_end</code>, <code>seats_max</code>, <code>origin</code>, <code>review_state</code>, <code>hidden_public</code>, <code>checklist_enabled</code></dd>
@@ -2929,6 +2981,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/registrations</code><button type="button" class="try" data-path="/api/v1/events/registrations?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/events/registrations/aggregate</code><button type="button" class="try" data-path="/api/v1/events/registrations/aggregate?group_by=event_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>event_id</code>, <code>event</code>, <code>ticket</code>, <code>state</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>event_id:count_distinct</code>, <code>event:count_distinct</code>, <code>ticket:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/registrations/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>attendee</code>, <code>email</code>, <code>phone</code>, <code>state</code></dd>
@@ -2984,6 +3038,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/tasks</code><button type="button" class="try" data-path="/api/v1/events/tasks?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/events/tasks/aggregate</code><button type="button" class="try" data-path="/api/v1/events/tasks/aggregate?group_by=event_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>event_id</code>, <code>event</code>, <code>done</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>event_id:count_distinct</code>, <code>event:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/tasks/{id}</code></dd>
 <dt>Default order</dt><dd><code>event_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>done</code></dd>
@@ -3034,6 +3090,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/alerts</code><button type="button" class="try" data-path="/api/v1/fleet/alerts?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/alerts/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/alerts/aggregate?group_by=vehicle">Try it</button></dd>
+<dt>Group by</dt><dd><code>vehicle</code>, <code>vehicle_id</code>, <code>type</code>, <code>due_date:&lt;day\u2026year&gt;</code>, <code>handled_at:&lt;day\u2026year&gt;</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>vehicle:count_distinct</code>, <code>vehicle_id:count_distinct</code>, <code>reminder_days:sum|avg|min|max</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/alerts/{id}</code></dd>
 <dt>Default order</dt><dd><code>due_date asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>type</code>, <code>due_date</code>, <code>handled_at</code>, <code>reminder_days</code></dd>
@@ -3092,6 +3150,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs</code><button type="button" class="try" data-path="/api/v1/fleet/fuel-logs?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/fuel-logs/aggregate?group_by=vehicle">Try it</button></dd>
+<dt>Group by</dt><dd><code>vehicle</code>, <code>vehicle_id</code>, <code>date:&lt;day\u2026year&gt;</code>, <code>currency</code>, <code>reviewed</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>vehicle:count_distinct</code>, <code>vehicle_id:count_distinct</code>, <code>liters:sum|avg|min|max</code>, <code>price_per_liter:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>odometer:sum|avg|min|max</code>, <code>distance:sum|avg|min|max</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>station</code>, <code>liters</code>, <code>price_per_liter</code>, <code>odometer</code>, <code>distance</code>, <code>reviewed</code></dd>
@@ -3166,6 +3226,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/incidents</code><button type="button" class="try" data-path="/api/v1/fleet/incidents?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/incidents/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/incidents/aggregate?group_by=vehicle">Try it</button></dd>
+<dt>Group by</dt><dd><code>vehicle</code>, <code>vehicle_id</code>, <code>date:&lt;day\u2026year&gt;</code>, <code>severity</code>, <code>currency</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>vehicle:count_distinct</code>, <code>vehicle_id:count_distinct</code>, <code>cost:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/incidents/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date</code>, <code>severity</code>, <code>cost</code></dd>
@@ -3222,6 +3284,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/locations</code><button type="button" class="try" data-path="/api/v1/fleet/locations?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/locations/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/locations/aggregate?group_by=country">Try it</button></dd>
+<dt>Group by</dt><dd><code>country</code>, <code>is_default_pickup</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>country:count_distinct</code>, <code>latitude:sum|avg|min|max</code>, <code>longitude:sum|avg|min|max</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/locations/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>address</code>, <code>city</code>, <code>latitude</code>, <code>longitude</code>, <code>is_default_pickup</code></dd>
@@ -3275,6 +3339,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/reservations</code><button type="button" class="try" data-path="/api/v1/fleet/reservations?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/reservations/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/reservations/aggregate?group_by=vehicle">Try it</button></dd>
+<dt>Group by</dt><dd><code>vehicle</code>, <code>vehicle_id</code>, <code>start:&lt;day\u2026year&gt;</code>, <code>stop:&lt;day\u2026year&gt;</code>, <code>pickup_location</code>, <code>origin</code>, <code>state</code>, <code>approved_at:&lt;day\u2026year&gt;</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>vehicle:count_distinct</code>, <code>vehicle_id:count_distinct</code>, <code>pickup_location:count_distinct</code>, <code>expected_km:sum|avg|min|max</code>, <code>attendees_count:sum|avg|min|max</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/reservations/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>motive</code>, <code>destination</code>, <code>expected_km</code>, <code>attendees_count</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code></dd>
@@ -3349,6 +3415,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/services</code><button type="button" class="try" data-path="/api/v1/fleet/services?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/services/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/services/aggregate?group_by=vehicle">Try it</button></dd>
+<dt>Group by</dt><dd><code>vehicle</code>, <code>vehicle_id</code>, <code>date:&lt;day\u2026year&gt;</code>, <code>service_type</code>, <code>service_kind</code>, <code>currency</code>, <code>vendor</code>, <code>state</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>vehicle:count_distinct</code>, <code>vehicle_id:count_distinct</code>, <code>service_type:count_distinct</code>, <code>amount:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>next_service_odometer:sum|avg|min|max</code>, <code>vendor:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/services/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>description</code>, <code>service_kind</code>, <code>amount</code>, <code>next_service_odometer</code>, <code>invoice_ref</code>, <code>state</code></dd>
@@ -3417,6 +3485,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/trips</code><button type="button" class="try" data-path="/api/v1/fleet/trips?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/trips/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/trips/aggregate?group_by=reservation_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>reservation_id</code>, <code>vehicle</code>, <code>vehicle_id</code>, <code>date:&lt;day\u2026year&gt;</code>, <code>date_start:&lt;day\u2026year&gt;</code>, <code>date_end:&lt;day\u2026year&gt;</code>, <code>analytic_account</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>reservation_id:count_distinct</code>, <code>vehicle:count_distinct</code>, <code>vehicle_id:count_distinct</code>, <code>odometer_start:sum|avg|min|max</code>, <code>distance:sum|avg|min|max</code>, <code>analytic_account:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/trips/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>date_start</code>, <code>date_end</code>, <code>odometer_start</code>, <code>distance</code>, <code>motive</code>, <code>destination</code></dd>
@@ -3484,6 +3554,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/vehicles</code><button type="button" class="try" data-path="/api/v1/fleet/vehicles?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/fleet/vehicles/aggregate</code><button type="button" class="try" data-path="/api/v1/fleet/vehicles/aggregate?group_by=model">Try it</button></dd>
+<dt>Group by</dt><dd><code>model</code>, <code>fuel_type</code>, <code>state</code>, <code>assignation_state</code>, <code>acquisition_date:&lt;day\u2026year&gt;</code>, <code>insurance_expiry:&lt;day\u2026year&gt;</code>, <code>technical_control_expiry:&lt;day\u2026year&gt;</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>model:count_distinct</code>, <code>seats:sum|avg|min|max</code>, <code>state:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/vehicles/{id}</code></dd>
 <dt>Default order</dt><dd><code>plate asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>plate</code>, <code>vin</code>, <code>seats</code>, <code>fuel_type</code>, <code>assignation_state</code>, <code>acquisition_date</code>, <code>insurance_expiry</code>, <code>technical_control_expiry</code></dd>
@@ -3559,6 +3631,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/assets</code><button type="button" class="try" data-path="/api/v1/it/assets?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/it/assets/aggregate</code><button type="button" class="try" data-path="/api/v1/it/assets/aggregate?group_by=product">Try it</button></dd>
+<dt>Group by</dt><dd><code>product</code>, <code>location</code>, <code>lifecycle</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>product:count_distinct</code>, <code>location:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/assets/{id}</code></dd>
 <dt>Default order</dt><dd><code>serial asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>serial</code>, <code>internal_ref</code>, <code>lifecycle</code></dd>
@@ -3611,6 +3685,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/consumable-moves</code><button type="button" class="try" data-path="/api/v1/it/consumable-moves?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/it/consumable-moves/aggregate</code><button type="button" class="try" data-path="/api/v1/it/consumable-moves/aggregate?group_by=ticket_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>ticket_id</code>, <code>product</code>, <code>location</code>, <code>state</code>, <code>date:&lt;day\u2026year&gt;</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>ticket_id:count_distinct</code>, <code>product:count_distinct</code>, <code>location:count_distinct</code>, <code>quantity:sum|avg|min|max</code>, <code>returned_quantity:sum|avg|min|max</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/consumable-moves/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>quantity</code>, <code>returned_quantity</code>, <code>state</code>, <code>date</code></dd>
@@ -3671,6 +3747,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/tickets</code><button type="button" class="try" data-path="/api/v1/it/tickets?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/it/tickets/aggregate</code><button type="button" class="try" data-path="/api/v1/it/tickets/aggregate?group_by=type">Try it</button></dd>
+<dt>Group by</dt><dd><code>type</code>, <code>stage</code>, <code>team</code>, <code>priority</code>, <code>kanban_state</code>, <code>assigned_date:&lt;day\u2026year&gt;</code>, <code>closed_date:&lt;day\u2026year&gt;</code>, <code>category</code>, <code>validation_state</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>type:count_distinct</code>, <code>stage:count_distinct</code>, <code>team:count_distinct</code>, <code>category:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/tickets/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>priority</code>, <code>kanban_state</code>, <code>assigned_date</code>, <code>closed_date</code>, <code>validation_state</code></dd>
@@ -3752,6 +3830,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/purchase/order-lines</code><button type="button" class="try" data-path="/api/v1/purchase/order-lines?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/purchase/order-lines/aggregate</code><button type="button" class="try" data-path="/api/v1/purchase/order-lines/aggregate?group_by=order_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>order_id</code>, <code>product</code>, <code>product_id</code>, <code>uom</code>, <code>currency</code>, <code>date_planned:&lt;day\u2026year&gt;</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>order_id:count_distinct</code>, <code>product:count_distinct</code>, <code>product_id:count_distinct</code>, <code>quantity:sum|avg|min|max</code>, <code>uom:count_distinct</code>, <code>price_unit:sum|avg|min|max</code>, <code>price_subtotal:sum|avg|min|max</code>, <code>price_total:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>qty_received:sum|avg|min|max</code>, <code>qty_invoiced:sum|avg|min|max</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/purchase/order-lines/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>price_unit</code>, <code>price_subtotal</code>, <code>price_total</code>, <code>qty_received</code>, <code>qty_invoiced</code>, <code>date_planned</code></dd>
@@ -3826,6 +3906,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/purchase/orders</code><button type="button" class="try" data-path="/api/v1/purchase/orders?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/purchase/orders/aggregate</code><button type="button" class="try" data-path="/api/v1/purchase/orders/aggregate?group_by=vendor">Try it</button></dd>
+<dt>Group by</dt><dd><code>vendor</code>, <code>vendor_id</code>, <code>department</code>, <code>date_order:&lt;day\u2026year&gt;</code>, <code>date_approve:&lt;day\u2026year&gt;</code>, <code>date_planned:&lt;day\u2026year&gt;</code>, <code>currency</code>, <code>state</code>, <code>invoice_status</code>, <code>author_id</code>, <code>created_at:&lt;day\u2026year&gt;</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>vendor:count_distinct</code>, <code>vendor_id:count_distinct</code>, <code>department:count_distinct</code>, <code>amount_untaxed:sum|avg|min|max</code>, <code>amount_total:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>author_id:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/purchase/orders/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_order desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>vendor_reference</code>, <code>subject</code>, <code>budget_line</code>, <code>delivery_condition</code>, <code>origin</code>, <code>date_order</code>, <code>date_approve</code>, <code>date_planned</code>, <code>amount_untaxed</code>, <code>amount_total</code>, <code>state</code>, <code>invoice_status</code>, <code>created_at</code></dd>
@@ -3921,6 +4003,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/activities</code><button type="button" class="try" data-path="/api/v1/space/activities?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/activities/aggregate</code><button type="button" class="try" data-path="/api/v1/space/activities/aggregate">Try it</button></dd>
+<dt>Group by</dt><dd><span class="none">none</span></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>default_duration:sum|avg|min|max</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/activities/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>default_duration</code></dd>
@@ -3962,6 +4046,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/categories</code><button type="button" class="try" data-path="/api/v1/space/categories?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/categories/aggregate</code><button type="button" class="try" data-path="/api/v1/space/categories/aggregate">Try it</button></dd>
+<dt>Group by</dt><dd><span class="none">none</span></dd>
+<dt>Measures</dt><dd><code>count</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/categories/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code></dd>
@@ -4000,6 +4086,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/equipments</code><button type="button" class="try" data-path="/api/v1/space/equipments?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/equipments/aggregate</code><button type="button" class="try" data-path="/api/v1/space/equipments/aggregate?group_by=category">Try it</button></dd>
+<dt>Group by</dt><dd><code>category</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>category:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/equipments/{id}</code></dd>
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
@@ -4043,6 +4131,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/maintenances</code><button type="button" class="try" data-path="/api/v1/space/maintenances?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/maintenances/aggregate</code><button type="button" class="try" data-path="/api/v1/space/maintenances/aggregate?group_by=space">Try it</button></dd>
+<dt>Group by</dt><dd><code>space</code>, <code>space_id</code>, <code>start:&lt;day\u2026year&gt;</code>, <code>stop:&lt;day\u2026year&gt;</code>, <code>state</code>, <code>category</code>, <code>blocks_reservations</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>space:count_distinct</code>, <code>space_id:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/maintenances/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>start</code>, <code>stop</code>, <code>state</code>, <code>category</code>, <code>blocks_reservations</code></dd>
@@ -4106,6 +4196,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/reservations</code><button type="button" class="try" data-path="/api/v1/space/reservations?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/reservations/aggregate</code><button type="button" class="try" data-path="/api/v1/space/reservations/aggregate?group_by=space">Try it</button></dd>
+<dt>Group by</dt><dd><code>space</code>, <code>space_id</code>, <code>activity</code>, <code>start:&lt;day\u2026year&gt;</code>, <code>stop:&lt;day\u2026year&gt;</code>, <code>origin</code>, <code>state</code>, <code>approved_at:&lt;day\u2026year&gt;</code>, <code>check_in_at:&lt;day\u2026year&gt;</code>, <code>check_out_at:&lt;day\u2026year&gt;</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>space:count_distinct</code>, <code>space_id:count_distinct</code>, <code>activity:count_distinct</code>, <code>attendees_expected:sum|avg|min|max</code>, <code>attendees_actual:sum|avg|min|max</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/reservations/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>attendees_expected</code>, <code>attendees_actual</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code>, <code>cancellation_reason</code>, <code>check_in_at</code>, <code>check_out_at</code></dd>
@@ -4183,6 +4275,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/sites</code><button type="button" class="try" data-path="/api/v1/space/sites?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/sites/aggregate</code><button type="button" class="try" data-path="/api/v1/space/sites/aggregate?group_by=parent_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>parent_id</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>parent_id:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/sites/{id}</code></dd>
 <dt>Default order</dt><dd><code>complete_name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>complete_name</code>, <code>code</code>, <code>address</code></dd>
@@ -4231,6 +4325,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/spaces</code><button type="button" class="try" data-path="/api/v1/space/spaces?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/space/spaces/aggregate</code><button type="button" class="try" data-path="/api/v1/space/spaces/aggregate?group_by=site">Try it</button></dd>
+<dt>Group by</dt><dd><code>site</code>, <code>site_id</code>, <code>state</code>, <code>currency</code>, <code>public_visibility</code>, <code>approval_required</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>site:count_distinct</code>, <code>site_id:count_distinct</code>, <code>surface:sum|avg|min|max</code>, <code>capacity:sum|avg|min|max</code>, <code>hourly_price:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>min_lead_hours:sum|avg|min|max</code>, <code>max_lead_days:sum|avg|min|max</code>, <code>cancel_deadline_hours:sum|avg|min|max</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/spaces/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>state</code>, <code>location</code>, <code>floor</code>, <code>surface</code>, <code>capacity</code>, <code>hourly_price</code>, <code>public_visibility</code>, <code>approval_required</code>, <code>min_lead_hours</code>, <code>max_lead_days</code>, <code>cancel_deadline_hours</code></dd>
@@ -4312,6 +4408,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/blockers</code><button type="button" class="try" data-path="/api/v1/sprint/blockers?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/blockers/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/blockers/aggregate?group_by=subject">Try it</button></dd>
+<dt>Group by</dt><dd><code>subject</code>, <code>subject_id</code>, <code>sprint</code>, <code>squad</code>, <code>origin</code>, <code>date_start:&lt;day\u2026year&gt;</code>, <code>date_lifted:&lt;day\u2026year&gt;</code>, <code>escalated</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>subject:count_distinct</code>, <code>subject_id:count_distinct</code>, <code>sprint:count_distinct</code>, <code>squad:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/blockers/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code>, <code>unblocker</code>, <code>origin</code>, <code>date_start</code>, <code>date_lifted</code>, <code>escalated</code>, <code>decision</code></dd>
@@ -4386,6 +4484,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/engagements</code><button type="button" class="try" data-path="/api/v1/sprint/engagements?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/engagements/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/engagements/aggregate?group_by=state">Try it</button></dd>
+<dt>Group by</dt><dd><code>state</code>, <code>deadline:&lt;day\u2026year&gt;</code>, <code>actual_date:&lt;day\u2026year&gt;</code>, <code>squad</code>, <code>squad_id</code>, <code>objective</code>, <code>objective_id</code>, <code>key_result</code>, <code>key_result_id</code>, <code>sprint</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>squad:count_distinct</code>, <code>squad_id:count_distinct</code>, <code>objective:count_distinct</code>, <code>objective_id:count_distinct</code>, <code>key_result:count_distinct</code>, <code>key_result_id:count_distinct</code>, <code>sprint:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/engagements/{id}</code></dd>
 <dt>Default order</dt><dd><code>deadline asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>state</code>, <code>deadline</code>, <code>actual_date</code>, <code>expected_proof</code></dd>
@@ -4461,6 +4561,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/key-results</code><button type="button" class="try" data-path="/api/v1/sprint/key-results?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/key-results/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/key-results/aggregate?group_by=exercice">Try it</button></dd>
+<dt>Group by</dt><dd><code>exercice</code>, <code>exercice_id</code>, <code>objective</code>, <code>objective_id</code>, <code>squad</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>number:sum|avg|min|max</code>, <code>exercice:count_distinct</code>, <code>exercice_id:count_distinct</code>, <code>objective:count_distinct</code>, <code>objective_id:count_distinct</code>, <code>squad:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/key-results/{id}</code></dd>
 <dt>Default order</dt><dd><code>number asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code></dd>
@@ -4519,6 +4621,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings</code><button type="button" class="try" data-path="/api/v1/sprint/measure-readings?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/measure-readings/aggregate?group_by=measure">Try it</button></dd>
+<dt>Group by</dt><dd><code>measure</code>, <code>measure_id</code>, <code>key_result</code>, <code>key_result_id</code>, <code>squad</code>, <code>date:&lt;day\u2026year&gt;</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>measure:count_distinct</code>, <code>measure_id:count_distinct</code>, <code>key_result:count_distinct</code>, <code>key_result_id:count_distinct</code>, <code>squad:count_distinct</code>, <code>value:sum|avg|min|max</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>value</code>, <code>note</code></dd>
@@ -4577,6 +4681,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/measures</code><button type="button" class="try" data-path="/api/v1/sprint/measures?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/measures/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/measures/aggregate?group_by=key_result">Try it</button></dd>
+<dt>Group by</dt><dd><code>key_result</code>, <code>key_result_id</code>, <code>squad</code>, <code>milestone_date:&lt;day\u2026year&gt;</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>key_result:count_distinct</code>, <code>key_result_id:count_distinct</code>, <code>squad:count_distinct</code>, <code>start_value:sum|avg|min|max</code>, <code>milestone_value:sum|avg|min|max</code>, <code>target_value:sum|avg|min|max</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/measures/{id}</code></dd>
 <dt>Default order</dt><dd><code>kr_id, id</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>unit</code>, <code>start_value</code>, <code>milestone_value</code>, <code>milestone_date</code>, <code>target_value</code></dd>
@@ -4637,6 +4743,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/objectives</code><button type="button" class="try" data-path="/api/v1/sprint/objectives?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/objectives/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/objectives/aggregate?group_by=active">Try it</button></dd>
+<dt>Group by</dt><dd><code>active</code></dd>
+<dt>Measures</dt><dd><code>count</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/objectives/{id}</code></dd>
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>active</code></dd>
@@ -4676,6 +4784,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/sprints</code><button type="button" class="try" data-path="/api/v1/sprint/sprints?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/sprint/sprints/aggregate</code><button type="button" class="try" data-path="/api/v1/sprint/sprints/aggregate?group_by=squad">Try it</button></dd>
+<dt>Group by</dt><dd><code>squad</code>, <code>squad_id</code>, <code>date_start:&lt;day\u2026year&gt;</code>, <code>date_end:&lt;day\u2026year&gt;</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>squad:count_distinct</code>, <code>squad_id:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/sprints/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_start</code>, <code>date_end</code></dd>
@@ -4726,6 +4836,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/stock/pickings</code><button type="button" class="try" data-path="/api/v1/stock/pickings?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/stock/pickings/aggregate</code><button type="button" class="try" data-path="/api/v1/stock/pickings/aggregate?group_by=picking_type">Try it</button></dd>
+<dt>Group by</dt><dd><code>picking_type</code>, <code>source_location</code>, <code>destination_location</code>, <code>scheduled_date:&lt;day\u2026year&gt;</code>, <code>date_done:&lt;day\u2026year&gt;</code>, <code>priority</code>, <code>state</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>picking_type:count_distinct</code>, <code>source_location:count_distinct</code>, <code>destination_location:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/stock/pickings/{id}</code></dd>
 <dt>Default order</dt><dd><code>scheduled_date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>origin</code>, <code>scheduled_date</code>, <code>date_done</code>, <code>priority</code>, <code>state</code></dd>
@@ -4790,6 +4902,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-rates?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-rates/aggregate?group_by=country">Try it</button></dd>
+<dt>Group by</dt><dd><code>country</code>, <code>country_id</code>, <code>city</code>, <code>currency</code>, <code>has_tiers</code>, <code>environment</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>country:count_distinct</code>, <code>country_id:count_distinct</code>, <code>city:count_distinct</code>, <code>daily_rate:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>environment:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>daily_rate</code>, <code>has_tiers</code>, <code>note</code></dd>
@@ -4845,6 +4959,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-requests?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-requests/aggregate?group_by=state">Try it</button></dd>
+<dt>Group by</dt><dd><code>state</code>, <code>trip_id</code>, <code>country</code>, <code>city</code>, <code>date_start:&lt;day\u2026year&gt;</code>, <code>date_end:&lt;day\u2026year&gt;</code>, <code>prorata_start</code>, <code>prorata_end</code>, <code>calc_model</code>, <code>rate_id</code>, <code>financing_type</code>, <code>partner</code>, <code>currency</code>, <code>environment</code>, <code>submit_date:&lt;day\u2026year&gt;</code>, <code>approve_date:&lt;day\u2026year&gt;</code>, <code>reject_date:&lt;day\u2026year&gt;</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>trip_id:count_distinct</code>, <code>country:count_distinct</code>, <code>city:count_distinct</code>, <code>daily_rate:sum|avg|min|max</code>, <code>rate_id:count_distinct</code>, <code>duration_abatement_pct:sum|avg|min|max</code>, <code>duration_abatement_amount:sum|avg|min|max</code>, <code>total_amount:sum|avg|min|max</code>, <code>partner:count_distinct</code>, <code>partner_share_pct:sum|avg|min|max</code>, <code>amount_company:sum|avg|min|max</code>, <code>amount_partner:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>environment:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>mission_object</code>, <code>date_start</code>, <code>date_end</code>, <code>prorata_start</code>, <code>prorata_end</code>, <code>calc_model</code>, <code>daily_rate</code>, <code>duration_abatement_pct</code>, <code>duration_abatement_amount</code>, <code>total_amount</code>, <code>financing_type</code>, <code>partner_share_pct</code>, <code>amount_company</code>, <code>amount_partner</code>, <code>submit_date</code>, <code>approve_date</code>, <code>reject_date</code></dd>
@@ -4949,6 +5065,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses</code><button type="button" class="try" data-path="/api/v1/travel/trip-expenses?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/trip-expenses/aggregate?group_by=trip_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>trip_id</code>, <code>currency</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>trip_id:count_distinct</code>, <code>cost:sum|avg|min|max</code>, <code>currency:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>cost</code>, <code>notes</code></dd>
@@ -4996,6 +5114,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-stages</code><button type="button" class="try" data-path="/api/v1/travel/trip-stages?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/trip-stages/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/trip-stages/aggregate?group_by=trip_id">Try it</button></dd>
+<dt>Group by</dt><dd><code>trip_id</code>, <code>is_return_leg</code>, <code>city_from</code>, <code>country_from</code>, <code>city_to</code>, <code>country_to</code>, <code>date_from:&lt;day\u2026year&gt;</code>, <code>date_to:&lt;day\u2026year&gt;</code>, <code>has_transport</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>trip_id:count_distinct</code>, <code>position:sum|avg|min|max</code>, <code>city_from:count_distinct</code>, <code>country_from:count_distinct</code>, <code>city_to:count_distinct</code>, <code>country_to:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-stages/{id}</code></dd>
 <dt>Default order</dt><dd><code>trip_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>position</code>, <code>is_return_leg</code>, <code>date_from</code>, <code>date_to</code>, <code>has_transport</code></dd>
@@ -5060,6 +5180,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-types</code><button type="button" class="try" data-path="/api/v1/travel/trip-types?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/trip-types/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/trip-types/aggregate">Try it</button></dd>
+<dt>Group by</dt><dd><span class="none">none</span></dd>
+<dt>Measures</dt><dd><code>count</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-types/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
@@ -5101,6 +5223,8 @@ footer {
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trips</code><button type="button" class="try" data-path="/api/v1/travel/trips?limit=2">Try it</button></dd>
 <dt>Aggregate</dt><dd class="head"><code>GET /api/v1/travel/trips/aggregate</code><button type="button" class="try" data-path="/api/v1/travel/trips/aggregate?group_by=state">Try it</button></dd>
+<dt>Group by</dt><dd><code>state</code>, <code>trip_type</code>, <code>city_departure</code>, <code>country_departure</code>, <code>city_destination</code>, <code>country_destination</code>, <code>date_submission:&lt;day\u2026year&gt;</code>, <code>date_start:&lt;day\u2026year&gt;</code>, <code>date_end:&lt;day\u2026year&gt;</code>, <code>currency</code>, <code>has_per_diem</code>, <code>company</code></dd>
+<dt>Measures</dt><dd><code>count</code>, <code>trip_type:count_distinct</code>, <code>city_departure:count_distinct</code>, <code>country_departure:count_distinct</code>, <code>city_destination:count_distinct</code>, <code>country_destination:count_distinct</code>, <code>transport_cost:sum|avg|min|max</code>, <code>accommodation_cost_total:sum|avg|min|max</code>, <code>insurance_premium:sum|avg|min|max</code>, <code>currency:count_distinct</code>, <code>company:count_distinct</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trips/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>traveler_name</code>, <code>traveler_email</code>, <code>description</code>, <code>date_submission</code>, <code>date_start</code>, <code>date_end</code>, <code>transport_cost</code>, <code>accommodation_cost_total</code>, <code>insurance_premium</code>, <code>has_per_diem</code></dd>
@@ -5499,7 +5623,7 @@ Errors answer \`{"error": {"code": "...", "message": "..."}}\`, except 405, an H
 | 503 | \`unavailable\` | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |
 | 504 | \`gateway_timeout\` | The ERP did not answer within the configured timeout. |
 
-429 and 503 carry \`Retry-After\` (seconds). Every answer carries \`X-Request-Id\`: yours when you send one (1 to 128 letters, digits and \`_ . : + / = -\`), else one made for it; quote it when reporting a problem. Data answers carry \`Server-Timing\`: the ERP's time, the gateway's and the cache outcome.
+429 and 503 carry \`Retry-After\` (seconds). Every answer carries \`X-Request-Id\`: yours when you send one (1 to 128 letters, digits and \`_ . : + / = -\`), else one made for it; quote it when reporting a problem. Data answers carry \`Server-Timing\`: the time spent waiting for the ERP (calls in parallel counted once), the rest (the gateway's), and the cache outcome.
 
 What to do: 400: fix the request (the message names the parameter). 422: fix the value (an enumeration's message lists the allowed ones). 401: the key is wrong or expired: get a new one. 403: this key may not read this resource. 404: no such record in scope. 429, 503: wait \`Retry-After\` seconds, then retry once. 502, 504: the ERP failed or was slow: retry later, with a smaller \`limit\` or \`total=false\`. Never retry a 4xx unchanged.
 
@@ -51633,7 +51757,7 @@ var openapi_default = {
         }
       },
       ServerTiming: {
-        description: "Where the time went: `erp` (time in ERP calls, and how many), `gw` (the gateway's own time), `cache` (what a response cache did: `off` when none).",
+        description: "Where the time went: `erp` (the wall time spent waiting for the ERP, calls made in parallel counted once, and how many calls), `gw` (the rest of the time until the headers: `erp` + `gw` is that time), `cache` (what a response cache did: `off` when none).",
         schema: {
           type: "string"
         }
@@ -72444,7 +72568,7 @@ var Authenticator = class {
           this.pending.set(hash5, inFlight);
         }
         try {
-          verdict = await inFlight;
+          verdict = joined ? await stats.waitFor(inFlight) : await inFlight;
           break;
         } catch (error) {
           if (!(joined && attempt === 1 && error instanceof GatewayError && error.code === "rate_limited")) throw error;
@@ -74448,11 +74572,12 @@ function requestLog(log, telemetry = {}) {
         route,
         ...keys.length ? { query_keys: keys } : {},
         status: res.statusCode,
-        ms: Math.round(ms * 100) / 100,
+        ms: hundredths(ms),
         erp_calls: stats.calls,
         // Answers taken from an identical call another request had in flight (coalesce.ts): not sent again.
         ...stats.shared ? { erp_shared: stats.shared } : {},
-        erp_ms: Math.round(stats.ms * 100) / 100,
+        // The wall time the request waited for the ERP, calls in parallel counted once: never above `ms`.
+        erp_ms: hundredths(stats.ms),
         ...dataRequest ? { cache } : {},
         ...uid !== void 0 ? { erp_uid: uid } : {},
         ...res.locals["keyId"] ? { key_id: res.locals["keyId"] } : {},
@@ -74478,9 +74603,13 @@ function requestLog(log, telemetry = {}) {
 function serverTimingOf(res) {
   const started = res.locals["startedAt"];
   const stats = erpStatsOf(res);
-  const total = started === void 0 ? 0 : performance.now() - started;
-  const gateway = Math.max(0, total - stats.ms);
-  return `erp;dur=${stats.ms.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}`;
+  const total = hundredths(started === void 0 ? 0 : performance.now() - started);
+  const erp = hundredths(stats.ms);
+  const gateway = (Math.round(total * 100) - Math.round(erp * 100)) / 100;
+  return `erp;dur=${erp.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}`;
+}
+function hundredths(ms) {
+  return Math.round(ms * 100) / 100;
 }
 var KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 var MAX_LOGGED_KEYS = 30;
@@ -74629,9 +74758,8 @@ var NOT_WITH_EXPORT = ["limit", "offset", "order", "total"];
 var QueryParser = class {
   constructor(resource, ajv) {
     this.resource = resource;
-    const schemaOf = (kind) => resource[`${kind}QuerySchema`];
-    this.keys = byKind((kind) => new Set(Object.keys(schemaOf(kind).properties ?? {})));
-    this.validators = byKind((kind) => ajv.compile(schemaOf(kind)));
+    this.ajv = ajv;
+    this.keys = byKind((kind) => new Set(Object.keys(this.schemaOf(kind).properties ?? {})));
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
     this.sortFieldsByKey = new Map(Object.entries(resource.sortable));
@@ -74641,8 +74769,9 @@ var QueryParser = class {
     this.defaultOrder = withIdLast(withNullsAtTheEnds(resource.defaultOrder, this.numberSortFields));
   }
   resource;
-  /** Each kind's query schema (`<kind>QuerySchema`), compiled, and the keys it accepts. */
-  validators;
+  ajv;
+  /** Each kind's query schema (`<kind>QuerySchema`), compiled once asked, and the keys it accepts. */
+  validators = /* @__PURE__ */ new Map();
   keys;
   fieldsByName;
   filtersByName;
@@ -74651,6 +74780,17 @@ var QueryParser = class {
   defaultOrder;
   /** ERP names of the number sort keys: sent with NULLS FIRST ascending, NULLS LAST descending. */
   numberSortFields;
+  schemaOf(kind) {
+    return this.resource[`${kind}QuerySchema`];
+  }
+  validatorOf(kind) {
+    let validate = this.validators.get(kind);
+    if (!validate) {
+      validate = this.ajv.compile(this.schemaOf(kind));
+      this.validators.set(kind, validate);
+    }
+    return validate;
+  }
   /** `format` is what the request asks for, by `format` or `Accept` (the handler decides which). */
   parseList(query, format = "json") {
     this.checkShape("list", query);
@@ -74711,7 +74851,7 @@ var QueryParser = class {
   }
   /** Checks the raw shape of a kind's query against its schema: an unknown key 400, an unusable value 422. */
   checkShape(kind, query) {
-    this.check(this.validators[kind], query);
+    this.check(this.validatorOf(kind), query);
   }
   parseDetail(query) {
     this.checkShape("detail", query);
@@ -74957,10 +75097,15 @@ function createAnswerer(budget, cache, onRefreshError, compression, tracing) {
       await sendCached(req, res, cache, found.answer, policy, compression);
       return;
     }
+    const stats = erpStatsOf(res);
+    const joined = stats.begin();
     const { answer: answer2, kept } = await traced(
       "cache fill",
       resource,
-      () => cache.fill(key, policy, () => readAnswer2(read, erpStatsOf(res))),
+      () => cache.fill(key, policy, () => {
+        joined();
+        return readAnswer2(read, stats);
+      }).finally(joined),
       (filled) => filled.kept ? "miss" : "bypass"
     );
     setCacheOutcome(res, kept ? "miss" : "bypass");
@@ -93611,6 +93756,8 @@ function loadMetrics() {
 // runtime/cluster-primary.ts
 var import_node_cluster = __toESM(require("node:cluster"));
 var MAX_RESTARTS = 5;
+var READY_LIMIT_MS = 6e4;
+var RETIRE_MESSAGE = "ops-data-gateway:retire";
 var RESTART_WINDOW_MS = 6e4;
 var SHUTDOWN_MARGIN_MS = 2e3;
 function runPrimary(config, log, flush) {
@@ -93618,7 +93765,12 @@ function runPrimary(config, log, flush) {
   let failed = false;
   const restarts = [];
   const fork = () => import_node_cluster.default.fork();
+  const reloadOwns = /* @__PURE__ */ new Set();
   import_node_cluster.default.on("exit", (worker, code, signal) => {
+    if (reloadOwns.delete(worker)) {
+      if (stopping && Object.keys(import_node_cluster.default.workers ?? {}).length === 0) finish();
+      return;
+    }
     if (stopping) {
       if (code !== 0) failed = true;
       if (Object.keys(import_node_cluster.default.workers ?? {}).length === 0) finish();
@@ -93657,9 +93809,83 @@ function runPrimary(config, log, flush) {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  let reloading;
+  let again = false;
+  const reload = async () => {
+    const olds = Object.values(import_node_cluster.default.workers ?? {}).filter((worker) => worker !== void 0);
+    log.info({ workers: olds.length }, "reload: replacing the workers one at a time with the build on disk");
+    flush();
+    let replaced = 0;
+    for (const old of olds) {
+      if (stopping) return;
+      if (old.isDead()) continue;
+      const fresh = fork();
+      reloadOwns.add(fresh);
+      const outcome = await readiness(fresh, READY_LIMIT_MS, config.port || void 0);
+      if (outcome !== "listening") {
+        log.error(
+          { reason: outcome, replaced, kept: olds.length - replaced },
+          "reload refused: a new worker did not start; the workers running keep serving (see its error above)"
+        );
+        if (!fresh.isDead()) fresh.process.kill("SIGKILL");
+        flush();
+        return;
+      }
+      reloadOwns.delete(fresh);
+      reloadOwns.add(old);
+      const gone = exitOf(old);
+      old.send(RETIRE_MESSAGE);
+      const limit = setTimeout(() => {
+        log.warn({ worker: old.id }, "reload: a retired worker did not finish within the request deadline: killed");
+        old.process.kill("SIGKILL");
+      }, config.requestTimeoutMs + SHUTDOWN_MARGIN_MS);
+      await gone;
+      clearTimeout(limit);
+      replaced++;
+      log.info({ retired: old.id, by: fresh.id, replaced, of: olds.length }, "reload: worker replaced");
+      flush();
+    }
+    log.info({ workers: replaced }, "reload done: every worker runs the new build");
+    flush();
+  };
+  process.on("SIGHUP", () => {
+    if (stopping) return;
+    if (reloading) {
+      again = true;
+      return;
+    }
+    const run = async () => {
+      do {
+        again = false;
+        await reload();
+      } while (again && !stopping);
+      reloading = void 0;
+    };
+    reloading = run();
+  });
   log.info({ workers: config.workers, host: config.host, port: config.port }, "starting gateway workers");
   flush();
   for (let i = 0; i < config.workers; i++) fork();
+}
+function readiness(worker, limitMs, port) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(`not listening after ${limitMs} ms`), limitMs);
+    const onListening = (address) => {
+      if (port === void 0 || address.port === port) done("listening");
+    };
+    const onExit = (code, signal) => done(`exited before listening (${signal ?? `code ${code}`})`);
+    const done = (outcome) => {
+      clearTimeout(timer);
+      worker.off("listening", onListening);
+      worker.off("exit", onExit);
+      resolve(outcome);
+    };
+    worker.on("listening", onListening);
+    worker.once("exit", onExit);
+  });
+}
+function exitOf(worker) {
+  return worker.isDead() ? Promise.resolve() : new Promise((resolve) => worker.once("exit", () => resolve()));
 }
 
 // runtime/config.ts
@@ -93981,15 +94207,18 @@ function createGracefulCloser(server) {
   server.on("request", track);
   server.on("checkExpectation", track);
   return {
-    close: () => new Promise((resolve) => {
+    close: (options = {}) => new Promise((resolve) => {
       closing = true;
       let cut = 0;
       for (const [socket, answers] of bySocket) {
         if (socket.writableLength > 0) cut++;
         for (const res of answers) if (!res.headersSent) res.setHeader("Connection", "close");
       }
+      if (options.keepIdle) {
+        server.closeIdleConnections = () => void 0;
+      }
       server.close(() => resolve(cut));
-      server.closeIdleConnections();
+      if (!options.keepIdle) server.closeIdleConnections();
     }),
     get inFlight() {
       let count = 0;
@@ -94187,7 +94416,7 @@ async function main() {
   const tracing = config.tracing ? startTracing(config.tracing) : void 0;
   const { app, erp, drift, metrics, shared } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
-    if (import_node_cluster3.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
+    if (import_node_cluster3.default.isWorker && config.workers > 1) loadClusterMetrics().answerPrimary(metrics);
     else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
   }
   const server = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
@@ -94225,11 +94454,11 @@ async function main() {
   });
   const closer = createGracefulCloser(server);
   let stopping = false;
-  const stop = (signal, refused = false) => {
+  const stop = (signal, refused = false, retired = false) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
-    void closer.close().then(async (cut) => {
+    void closer.close({ keepIdle: retired }).then(async (cut) => {
       await shared?.close();
       await tracing?.shutdown().catch(() => void 0);
       if (cut) logger.warn({ answers_cut: cut }, "shutdown cut answers not yet read by their clients");
@@ -94244,6 +94473,17 @@ async function main() {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  if (import_node_cluster3.default.isWorker) {
+    process.on("message", (message) => {
+      if (message === RETIRE_MESSAGE) stop("reload", false, true);
+    });
+    process.on("SIGHUP", () => void 0);
+  } else {
+    process.on("SIGHUP", () => {
+      logger.warn("SIGHUP: reloading needs WORKERS of 2 or more (a single process cannot replace itself without closing its port); still serving the build it started with");
+      output.flush();
+    });
+  }
   erp.onRefusal((refusal) => {
     if (stopping) return;
     process.stderr.write(`ops-data-gateway: ${refusal.message}

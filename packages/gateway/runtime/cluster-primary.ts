@@ -6,6 +6,14 @@
  * hide), and on SIGTERM/SIGINT passes the signal on, so that every worker drains as a single process
  * does (main.ts), and exits once all have: 0, or 1 when any cut answers or the deadline came first.
  *
+ * On SIGHUP it reloads: it replaces the workers one at a time with new ones started from the build on
+ * disk now (the release bundle or compiled output, with the catalogue generated into it), each new
+ * worker listening before an old one is retired; a retired worker stops taking connections and
+ * answers what it has in flight (main.ts: `Connection: close` on each, idle kept-alive connections
+ * left to close at their keep-alive timeout, which clients are told, rather than cut under a request
+ * on its way). A new worker that exits or does not listen within READY_LIMIT_MS is refused: logged,
+ * stopped, and the workers still running keep serving.
+ *
  * Each worker has its own memory: its caches of keys and answers, its ERP connection pool and
  * concurrency limit (ERP_MAX_CONCURRENCY is per worker). Limits are shared across workers only
  * through Redis (REDIS_URL), as across machines.
@@ -15,6 +23,10 @@ import type { GatewayConfig } from './config';
 import type { Logger } from './log';
 
 const MAX_RESTARTS = 5;
+/** How long a worker started by a reload has to listen before the reload refuses it. */
+const READY_LIMIT_MS = 60000;
+/** The message that tells a worker to retire (main.ts). */
+export const RETIRE_MESSAGE = 'ops-data-gateway:retire';
 const RESTART_WINDOW_MS = 60000;
 /** Past the request deadline, the primary waits this much more for its workers to drain. */
 const SHUTDOWN_MARGIN_MS = 2000;
@@ -24,8 +36,14 @@ export function runPrimary(config: GatewayConfig, log: Logger, flush: () => void
   let failed = false;
   const restarts: number[] = [];
   const fork = () => cluster.fork();
+  /** Workers a reload retired, or started and not yet listening: their exit is the reload's business. */
+  const reloadOwns = new Set<Worker>();
 
   cluster.on('exit', (worker: Worker, code: number | null, signal: string | null) => {
+    if (reloadOwns.delete(worker)) {
+      if (stopping && Object.keys(cluster.workers ?? {}).length === 0) finish();
+      return;
+    }
     if (stopping) {
       if (code !== 0) failed = true;
       if (Object.keys(cluster.workers ?? {}).length === 0) finish();
@@ -68,7 +86,89 @@ export function runPrimary(config: GatewayConfig, log: Logger, flush: () => void
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 
+  let reloading: Promise<void> | undefined;
+  let again = false;
+  const reload = async () => {
+    const olds = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+    log.info({ workers: olds.length }, 'reload: replacing the workers one at a time with the build on disk');
+    flush();
+    let replaced = 0;
+    for (const old of olds) {
+      if (stopping) return;
+      if (old.isDead()) continue;
+      const fresh = fork();
+      reloadOwns.add(fresh);
+      const outcome = await readiness(fresh, READY_LIMIT_MS, config.port || undefined);
+      if (outcome !== 'listening') {
+        log.error(
+          { reason: outcome, replaced, kept: olds.length - replaced },
+          'reload refused: a new worker did not start; the workers running keep serving (see its error above)',
+        );
+        if (!fresh.isDead()) fresh.process.kill('SIGKILL');
+        flush();
+        return;
+      }
+      reloadOwns.delete(fresh);
+      reloadOwns.add(old);
+      const gone = exitOf(old);
+      old.send(RETIRE_MESSAGE);
+      const limit = setTimeout(() => {
+        log.warn({ worker: old.id }, 'reload: a retired worker did not finish within the request deadline: killed');
+        old.process.kill('SIGKILL');
+      }, config.requestTimeoutMs + SHUTDOWN_MARGIN_MS);
+      await gone;
+      clearTimeout(limit);
+      replaced++;
+      log.info({ retired: old.id, by: fresh.id, replaced, of: olds.length }, 'reload: worker replaced');
+      flush();
+    }
+    log.info({ workers: replaced }, 'reload done: every worker runs the new build');
+    flush();
+  };
+  // A SIGHUP during a reload runs one more after it (a newer build may have landed meanwhile).
+  process.on('SIGHUP', () => {
+    if (stopping) return;
+    if (reloading) {
+      again = true;
+      return;
+    }
+    const run = async () => {
+      do {
+        again = false;
+        await reload();
+      } while (again && !stopping);
+      reloading = undefined;
+    };
+    reloading = run();
+  });
+
   log.info({ workers: config.workers, host: config.host, port: config.port }, 'starting gateway workers');
   flush();
   for (let i = 0; i < config.workers; i++) fork();
+}
+
+/**
+ * `listening` once the worker listens (on `port`, when given: a worker may listen for its metrics
+ * first); otherwise why not (it exited, or the limit passed).
+ */
+export function readiness(worker: Worker, limitMs: number, port?: number): Promise<string> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(`not listening after ${limitMs} ms`), limitMs);
+    const onListening = (address: { port: number }) => {
+      if (port === undefined || address.port === port) done('listening');
+    };
+    const onExit = (code: number | null, signal: string | null) => done(`exited before listening (${signal ?? `code ${code}`})`);
+    const done = (outcome: string) => {
+      clearTimeout(timer);
+      worker.off('listening', onListening);
+      worker.off('exit', onExit);
+      resolve(outcome);
+    };
+    worker.on('listening', onListening);
+    worker.once('exit', onExit);
+  });
+}
+
+function exitOf(worker: Worker): Promise<void> {
+  return worker.isDead() ? Promise.resolve() : new Promise((resolve) => worker.once('exit', () => resolve()));
 }

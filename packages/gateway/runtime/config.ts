@@ -37,7 +37,7 @@ export interface GatewayConfig {
   };
   /** Bytes of ERP answers held at once by all requests (each byte counted three times), then 503. */
   readonly memoryBudgetBytes: number;
-  /** The response cache (README, "Caching and conditional requests"). */
+  /** The response cache (docs/caching.md, "Caching and conditional requests"). */
   readonly cache: {
     /** Seconds an answer stays fresh for a resource whose catalogue entry sets no `cache.ttl`; 0: not cached. */
     readonly defaultTtlS: number;
@@ -73,7 +73,7 @@ export interface GatewayConfig {
   readonly redis: RedisConfig | undefined;
   /** Gateway processes on this machine sharing the port (WORKERS): 1 runs no cluster primary. */
   readonly workers: number;
-  /** Streamed CSV and NDJSON exports of list routes (README, "Exports and incremental sync"). */
+  /** Streamed CSV and NDJSON exports of list routes (docs/exports-and-sync.md, "Exports and incremental sync"). */
   readonly export: {
     /** Records an export may hold at most: a larger one is refused (422 `invalid_value`) before anything is sent. */
     readonly maxRows: number;
@@ -92,13 +92,13 @@ export interface GatewayConfig {
   /** Express `trust proxy` setting: how the client address is found behind proxies. */
   readonly trustProxy: false | number | string;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** The Prometheus listener (README, "Operating it"): off unless METRICS_PORT is set; never the public port. */
+  /** The Prometheus listener (docs/operating.md, "Operating it"): off unless METRICS_PORT is set; never the public port. */
   readonly metrics: { readonly host: string; readonly port: number } | undefined;
   /** OpenTelemetry traces over OTLP/HTTP: off unless OTEL_EXPORTER_OTLP_ENDPOINT is set. */
   readonly tracing: { readonly endpoint: string; readonly serviceName: string } | undefined;
   /** Compression of answers (brotli, gzip); turn it off behind a proxy that compresses. */
   readonly compression: { readonly enabled: boolean; readonly minBytes: number };
-  /** Catalogue drift check at start-up and by `make check-erp` (README, "Catalogue drift check"). */
+  /** Catalogue drift check at start-up and by `make check-erp` (docs/catalogue.md, "Catalogue drift check"). */
   readonly driftCheck: {
     /** `warn`: serve around drift and report it; `fail`: refuse to run; `off`: no check at start-up. */
     readonly mode: 'warn' | 'fail' | 'off';

@@ -3,12 +3,14 @@
  * listens, and on SIGTERM/SIGINT stops accepting, lets in-flight requests finish (they all answer
  * within REQUEST_TIMEOUT_MS), then exits 0; 1 when answers were cut (a client not reading its answer).
  * With WORKERS above 1 this process is the cluster's primary (cluster-primary.ts) and each worker runs
- * the same code as a single process.
+ * the same code as a single process; a worker retired by a reload (SIGHUP to the primary) drains as
+ * on SIGTERM, but leaves its idle kept-alive connections to their keep-alive timeout. A single
+ * process cannot replace itself without closing its port: it logs a SIGHUP and keeps serving.
  */
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { createApp } from './app';
-import { runPrimary } from './cluster-primary';
+import { RETIRE_MESSAGE, runPrimary } from './cluster-primary';
 import { ConfigError, loadConfig, type GatewayConfig } from './config';
 import { driftFailureLines } from './drift/format-drift';
 import { erpErrorSummary, ErpTransportMissing } from './erp/erp-error';
@@ -46,7 +48,8 @@ async function main(): Promise<void> {
   const { app, erp, drift, metrics, shared } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
     // With WORKERS the primary serves one sum of every worker's numbers (cluster-metrics.ts).
-    if (cluster.isWorker) loadClusterMetrics().answerPrimary(metrics);
+    // A worker of WORKERS=1 has no gateway primary (its parent is `make run`'s launcher): it serves its own.
+    if (cluster.isWorker && config.workers > 1) loadClusterMetrics().answerPrimary(metrics);
     else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
   }
   const server = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
@@ -85,13 +88,16 @@ async function main(): Promise<void> {
   });
   const closer = createGracefulCloser(server);
   let stopping = false;
-  /** `refused`: the settings do not fit the ERP; the process exits 1 once the requests in flight are answered. */
-  const stop = (signal: string, refused = false) => {
+  /**
+   * `refused`: the settings do not fit the ERP; the process exits 1 once the requests in flight are answered.
+   * `retired`: a reload replaced this worker: idle kept-alive connections are not cut (closer.close).
+   */
+  const stop = (signal: string, refused = false, retired = false) => {
     // A worker may get the signal twice (from its primary and from the process group): it drains once.
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
-    void closer.close().then(async (cut) => {
+    void closer.close({ keepIdle: retired }).then(async (cut) => {
       await shared?.close();
       // The last spans leave before the process does (bounded: the exporter has its own timeout).
       await tracing?.shutdown().catch(() => undefined);
@@ -109,6 +115,18 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  if (cluster.isWorker) {
+    process.on('message', (message) => {
+      if (message === RETIRE_MESSAGE) stop('reload', false, true);
+    });
+    // The primary reloads on SIGHUP; a SIGHUP sent to the whole process group reaches the workers too.
+    process.on('SIGHUP', () => undefined);
+  } else {
+    process.on('SIGHUP', () => {
+      logger.warn('SIGHUP: reloading needs WORKERS of 2 or more (a single process cannot replace itself without closing its port); still serving the build it started with');
+      output.flush();
+    });
+  }
   // A transport the ERP lacks is a setting to change, refused in one line as a wrong setting is, as soon
   // as the ERP answers: at start-up, or later when it was unreachable then (requests in flight are
   // answered 503 first).

@@ -1,11 +1,11 @@
 /**
  * @module Every environment variable the gateway reads, declared once: its default, its bounds and
  * what it does. config.ts reads each one from this table (a name missing here does not type-check
- * there), and the README's Configuration tables are held to it, row by row and in both directions,
+ * there), and the Configuration tables of docs/production.md are held to it, row by row and in both directions,
  * by tests/operate/settings-table.test.ts, which prints the README row a new setting needs.
  *
  * One line per setting, so that settings added on different branches merge as one line each. The
- * descriptions are Markdown (the README's "Meaning" column).
+ * descriptions are Markdown (docs/production.md's "Meaning" column).
  */
 
 import { COST_KINDS } from './route-kinds';

@@ -113,7 +113,8 @@ export class Authenticator implements UnreadableMemory {
           this.pending.set(hash, inFlight);
         }
         try {
-          verdict = await inFlight;
+          // Waiting for the check another request sent is waiting for the ERP (Server-Timing `erp`).
+          verdict = joined ? await stats.waitFor(inFlight) : await inFlight;
           break;
         } catch (error) {
           if (!(joined && attempt === 1 && error instanceof GatewayError && error.code === 'rate_limited')) throw error;

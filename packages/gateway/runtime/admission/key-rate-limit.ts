@@ -6,7 +6,7 @@
  * charged its lower cost instead once answered, and so is one the response cache answered.
  *
  * Counted per key, not per ERP account: the gateway's consumers usually hold keys of one technical
- * account (README, "Authentication"), so a limit per account would let one busy dashboard use up
+ * account (docs/production.md, "Authentication"), so a limit per account would let one busy dashboard use up
  * every other consumer's share; per key, each consumer has its own and the operator can reason about
  * it. The counter is named by the key's id (a prefix of its SHA-256, as in the logs), never the key.
  * With REDIS_URL the counters are shared by every gateway process (shared-state/window-limiter.ts).

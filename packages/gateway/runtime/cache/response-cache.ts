@@ -1,5 +1,5 @@
 /**
- * @module The response cache as the data handlers use it (README, "Caching and conditional
+ * @module The response cache as the data handlers use it (docs/caching.md, "Caching and conditional
  * requests"): only 200 answers are stored, whole (body, ETag, the headers that belong to the body),
  * keyed by account, resource, parsed query and drift (cache-key.ts); an answer is fresh for the
  * resource's TTL, then within its stale window it is still served while one background read (per

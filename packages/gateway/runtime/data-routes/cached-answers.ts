@@ -84,10 +84,20 @@ export function createAnswerer(
       await sendCached(req, res, cache, found.answer, policy, compression);
       return;
     }
+    // Waiting for the read another request is making of this entry is waiting for the ERP; once this
+    // request reads for itself, its own calls count.
+    const stats = erpStatsOf(res);
+    const joined = stats.begin();
     const { answer, kept } = await traced(
       'cache fill',
       resource,
-      () => cache.fill(key, policy, () => readAnswer(read, erpStatsOf(res))),
+      () =>
+        cache
+          .fill(key, policy, () => {
+            joined();
+            return readAnswer(read, stats);
+          })
+          .finally(joined),
       (filled) => (filled.kept ? 'miss' : 'bypass'),
     );
     setCacheOutcome(res, kept ? 'miss' : 'bypass');

@@ -2,7 +2,8 @@
  * @module The gateway's only way to the ERP. It picks the transport (JSON-2 when the ERP offers it,
  * unless configured), lets through read methods only, bounds concurrent calls with a bounded wait
  * queue, puts a deadline on every call, sends identical reads in flight once (coalesce.ts) and
- * counts calls and time per request for the log line; an observer (metrics, traces) sees each call.
+ * counts calls and the time waited per request (ErpStats) for the log line and `Server-Timing`; an
+ * observer (metrics, traces) sees each call.
  */
 import type { GatewayConfig } from '../config';
 import { Coalescer, flightKey } from './coalesce';
@@ -38,16 +39,51 @@ export const ALLOWED_METHODS: ReadonlySet<string> = new Set([
 /** The key check, named as the metrics and spans show it (JSON-2 asks `context_get`, RPC `common.authenticate`). */
 const KEY_CHECK: ErpCallName = { model: 'res.users', method: 'authenticate' };
 
-/** Per-request accounting of ERP calls, for the request's log line. */
+/** Per-request accounting of ERP calls, for the request's log line and `Server-Timing`. */
 export class ErpStats {
   /** Calls this request sent to the ERP (`erp_calls`). */
   calls = 0;
   /** Answers this request took from a call another request had in flight (`erp_shared`): not sent again. */
   shared = 0;
-  /** Time in the calls it sent and waiting for the ones it shared (`erp_ms`). */
-  ms = 0;
   /** The request's share of the memory budget: its ERP answers are charged to it as they arrive. */
   lease: BudgetLease | undefined;
+  /** Waits for the ERP open now, since when, and the time of the spans already closed. */
+  private open = 0;
+  private openedAt = 0;
+  private closedMs = 0;
+
+  /**
+   * Wall time this request has waited for the ERP (`erp_ms`, `Server-Timing` `erp`): while at least
+   * one of its waits was open, so calls in parallel (a list's page and count) count once and the
+   * figure never exceeds the request's own time.
+   */
+  get ms(): number {
+    return this.closedMs + (this.open > 0 ? performance.now() - this.openedAt : 0);
+  }
+
+  /**
+   * Opens a wait for the ERP: a call from the moment it is asked for (a slot waited for included)
+   * to its answer, or another request's read this one waits for. Returns its end (idempotent).
+   */
+  begin(): () => void {
+    if (this.open++ === 0) this.openedAt = performance.now();
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      if (--this.open === 0) this.closedMs += performance.now() - this.openedAt;
+    };
+  }
+
+  /** Counts the time until `pending` settles as waiting for the ERP. */
+  async waitFor<T>(pending: Promise<T>): Promise<T> {
+    const end = this.begin();
+    try {
+      return await pending;
+    } finally {
+      end();
+    }
+  }
 }
 
 export interface ErpConnection {
@@ -95,9 +131,8 @@ export class ErpClient {
     return { inFlight: this.semaphore.inFlight, queued: this.semaphore.queued };
   }
 
-  async identify(key: string, stats: ErpStats): Promise<number | false> {
-    const { transport } = await this.connect();
-    return this.alone(stats, transport.name, KEY_CHECK, (deadline) => transport.identify(key, deadline));
+  identify(key: string, stats: ErpStats): Promise<number | false> {
+    return stats.waitFor(this.connect().then(({ transport }) => this.alone(stats, transport.name, KEY_CHECK, (deadline) => transport.identify(key, deadline))));
   }
 
   /**
@@ -106,19 +141,21 @@ export class ErpClient {
    */
   async call(credentials: ErpCredentials, call: ErpCall, stats: ErpStats): Promise<unknown> {
     if (!ALLOWED_METHODS.has(call.method)) throw new Error(`ERP method '${call.method}' is not on the gateway's allow-list`);
+    return stats.waitFor(this.send(credentials, call, stats));
+  }
+
+  private async send(credentials: ErpCredentials, call: ErpCall, stats: ErpStats): Promise<unknown> {
     const { transport } = await this.connect();
     const send = (deadline: AbortSignal) => {
       this.observe?.(call);
       return this.timed(stats, transport.name, call, deadline, (signal) => transport.call(credentials, call, signal));
     };
-    const started = performance.now();
     const deadline = deadlineAfter(this.config.timeoutMs);
     const waiter = { sender: credentials, deadline: deadline.signal, lease: stats.lease };
     const shared = await this.flights.join(flightKey(credentials.uid, call), waiter, send).finally(deadline.clear);
     if (!shared.started) {
       this.observer?.coalesced();
       stats.shared++;
-      stats.ms += performance.now() - started;
     }
     const { outcome } = shared;
     if (outcome.ok) {
@@ -165,10 +202,8 @@ export class ErpClient {
       throw error;
     } finally {
       release();
-      const ms = performance.now() - started;
       stats.calls++;
-      stats.ms += ms;
-      sent?.done(outcome, ms / 1000);
+      sent?.done(outcome, (performance.now() - started) / 1000);
     }
   }
 

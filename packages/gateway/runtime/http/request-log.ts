@@ -53,11 +53,12 @@ export function requestLog(log: Logger, telemetry: RequestTelemetry = {}): Reque
         route,
         ...(keys.length ? { query_keys: keys } : {}),
         status: res.statusCode,
-        ms: Math.round(ms * 100) / 100,
+        ms: hundredths(ms),
         erp_calls: stats.calls,
         // Answers taken from an identical call another request had in flight (coalesce.ts): not sent again.
         ...(stats.shared ? { erp_shared: stats.shared } : {}),
-        erp_ms: Math.round(stats.ms * 100) / 100,
+        // The wall time the request waited for the ERP, calls in parallel counted once: never above `ms`.
+        erp_ms: hundredths(stats.ms),
         ...(dataRequest ? { cache } : {}),
         ...(uid !== undefined ? { erp_uid: uid } : {}),
         ...(res.locals['keyId'] ? { key_id: res.locals['keyId'] as string } : {}),
@@ -81,13 +82,23 @@ export function requestLog(log: Logger, telemetry: RequestTelemetry = {}): Reque
   };
 }
 
-/** How long the request has run so far, and how much of it was the ERP's: `Server-Timing` of a data answer. */
+/**
+ * `Server-Timing` of a data answer: how long the request has run so far, split into `erp`, the wall
+ * time it waited for the ERP (calls in parallel counted once, so never more than the time so far:
+ * ErpStats), and `gw`, the rest. Both are rounded so that they add up to the time so far.
+ */
 export function serverTimingOf(res: Response): string {
   const started = res.locals['startedAt'] as number | undefined;
   const stats = erpStatsOf(res);
-  const total = started === undefined ? 0 : performance.now() - started;
-  const gateway = Math.max(0, total - stats.ms);
-  return `erp;dur=${stats.ms.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}`;
+  const total = hundredths(started === undefined ? 0 : performance.now() - started);
+  const erp = hundredths(stats.ms);
+  const gateway = (Math.round(total * 100) - Math.round(erp * 100)) / 100;
+  return `erp;dur=${erp.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}`;
+}
+
+/** Milliseconds to two decimals, as the log line and `Server-Timing` give them. */
+function hundredths(ms: number): number {
+  return Math.round(ms * 100) / 100;
 }
 
 const KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;

@@ -51,10 +51,14 @@ export interface DetailQuery {
 
 export type RawQuery = Readonly<Record<string, unknown>>;
 
-/** The compiled validators and lookup tables of one resource, built once at start-up. */
+/**
+ * The compiled validators and lookup tables of one resource: the tables built at start-up, each kind's
+ * validator compiled by its first request (compiling every resource's schemas was most of a worker's
+ * start-up CPU, which a reload or the dev loop waits for; a first request pays a few milliseconds).
+ */
 export class QueryParser {
-  /** Each kind's query schema (`<kind>QuerySchema`), compiled, and the keys it accepts. */
-  private readonly validators: Readonly<Record<RouteKind, ValidateFunction>>;
+  /** Each kind's query schema (`<kind>QuerySchema`), compiled once asked, and the keys it accepts. */
+  private readonly validators = new Map<RouteKind, ValidateFunction>();
   private readonly keys: Readonly<Record<RouteKind, ReadonlySet<string>>>;
   private readonly fieldsByName: ReadonlyMap<string, FieldSpec>;
   private readonly filtersByName: ReadonlyMap<string, FilterSpec>;
@@ -66,11 +70,9 @@ export class QueryParser {
 
   constructor(
     private readonly resource: ResourceSpec,
-    ajv: Ajv2020,
+    private readonly ajv: Ajv2020,
   ) {
-    const schemaOf = (kind: RouteKind): object => resource[`${kind}QuerySchema`];
-    this.keys = byKind((kind) => new Set(Object.keys((schemaOf(kind) as { properties?: object }).properties ?? {})));
-    this.validators = byKind((kind) => ajv.compile(schemaOf(kind)));
+    this.keys = byKind((kind) => new Set(Object.keys((this.schemaOf(kind) as { properties?: object }).properties ?? {})));
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
     this.sortFieldsByKey = new Map(Object.entries(resource.sortable));
@@ -80,6 +82,19 @@ export class QueryParser {
         .map(([, erp]) => erp),
     );
     this.defaultOrder = withIdLast(withNullsAtTheEnds(resource.defaultOrder, this.numberSortFields));
+  }
+
+  private schemaOf(kind: RouteKind): object {
+    return this.resource[`${kind}QuerySchema`];
+  }
+
+  private validatorOf(kind: RouteKind): ValidateFunction {
+    let validate = this.validators.get(kind);
+    if (!validate) {
+      validate = this.ajv.compile(this.schemaOf(kind));
+      this.validators.set(kind, validate);
+    }
+    return validate;
   }
 
   /** `format` is what the request asks for, by `format` or `Accept` (the handler decides which). */
@@ -145,7 +160,7 @@ export class QueryParser {
 
   /** Checks the raw shape of a kind's query against its schema: an unknown key 400, an unusable value 422. */
   checkShape(kind: RouteKind, query: RawQuery): void {
-    this.check(this.validators[kind], query);
+    this.check(this.validatorOf(kind), query);
   }
 
   parseDetail(query: RawQuery): DetailQuery {

@@ -16,8 +16,13 @@ export interface GracefulCloser {
    * Stops the server; settles once it is closed, with the number of answers cut while closing (Node
    * closes a connection whose answer is complete on the gateway's side but not yet read by its
    * client, such as one that stopped reading).
+   *
+   * `keepIdle` (a worker retired by a reload, while others serve the port): idle kept-alive
+   * connections are not closed at once, since a client may be sending its next request on one right
+   * then and would see it cut; the next request on each is answered with `Connection: close`, and one
+   * that stays idle closes at the keep-alive timeout the client was told (`Keep-Alive: timeout=5`).
    */
-  close(): Promise<number>;
+  close(options?: { readonly keepIdle?: boolean }): Promise<number>;
   /** Answers not yet written in full. */
   readonly inFlight: number;
 }
@@ -44,7 +49,7 @@ export function createGracefulCloser(server: Server): GracefulCloser {
   server.on('request', track);
   server.on('checkExpectation', track);
   return {
-    close: () =>
+    close: (options = {}) =>
       new Promise<number>((resolve) => {
         closing = true;
         // An answer fully handed to its socket but not yet read by the client (bytes still queued)
@@ -54,8 +59,12 @@ export function createGracefulCloser(server: Server): GracefulCloser {
           if (socket.writableLength > 0) cut++;
           for (const res of answers) if (!res.headersSent) res.setHeader('Connection', 'close');
         }
+        if (options.keepIdle) {
+          // Node's server.close() closes idle connections itself (since Node 19): not these.
+          server.closeIdleConnections = () => undefined;
+        }
         server.close(() => resolve(cut));
-        server.closeIdleConnections();
+        if (!options.keepIdle) server.closeIdleConnections();
       }),
     get inFlight() {
       let count = 0;

@@ -7,7 +7,7 @@
  * route serves is `(no route)`), methods, statuses, transports, catalogue models and allow-listed ERP
  * methods, outcomes and drift kinds. No id, key, query value or raw path ever becomes a label.
  *
- * README "Operating it" lists the same names and labels; a test compares that list with what
+ * docs/operating.md "Operating it" lists the same names and labels; a test compares that list with what
  * `/metrics` exposes, so neither can drift from the other.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';

@@ -71,7 +71,7 @@ export const FLEET_MODELS: readonly ModelDef[] = [
       license_plate: { type: 'char', demo: { gen: 'plate' } },
       model_id: { type: 'many2one', relation: 'fleet.vehicle.model', required: true },
       vin_sn: { type: 'char', string: 'Chassis Number', demo: { gen: 'vin' } },
-      // Odoo computes it from the model (stored, editable); the README's "Exposing one more field" uses it.
+      // Odoo computes it from the model (stored, editable); docs/catalogue.md's "Exposing one more field" uses it.
       color: { type: 'char', help: 'Color of the vehicle', demo: { pick: ['Black', 'White', 'Grey', 'Blue', 'Red', 'Silver'] }, empty: 0.3, ownDemoStream: true },
       driver_id: { type: 'many2one', relation: 'res.partner', empty: 0.2 },
       seats: { type: 'integer', demo: { pick: [2, 4, 5, 7, 9, 15] } },

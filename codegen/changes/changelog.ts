@@ -2,18 +2,18 @@
  * @module The changelog between two OpenAPI documents, from Redocly's changes: each change classed
  * breaking (a rule rated it `major`: route, field, filter or parameter removed, type changed, enum
  * value removed from a parameter or added to a response, a field become nullable, a parameter become
- * required...) or additive (everything else: new routes, fields and filters, wider inputs, prose), and
- * the gate's verdict: breaking changes pass only with a major version bump or an acknowledgement.
+ * required...) or additive (everything else: new routes, fields and filters, wider inputs, prose).
+ * The generator prints it as it regenerates (codegen/index.ts, the dev loop); the breaking-change gate
+ * (`make openapi-diff`, tools/openapi-diff/) judges it against the version and the acknowledgements.
  */
-import type { Acknowledgement } from './acknowledged';
 import type { RedoclyChange } from './redocly-diff';
 
-interface BreakingChange {
+export interface BreakingChange {
   /** `[rule] GET /api/v1/route: message`, the line an acknowledgement names. */
   readonly line: string;
 }
 
-interface AdditiveChange {
+export interface AdditiveChange {
   /** `added responses/304` (what changed, by its place in an operation or in the components). */
   readonly what: string;
   /** The routes it was found on (`GET /api/v1/...`), or `components`. */
@@ -57,40 +57,10 @@ function placeOf(pointer: string): { route: string; where: string } {
   return { route: parts[0] ?? 'document', where: parts.slice(1).join('/') || 'document' };
 }
 
-export interface Verdict {
-  /** Breaking changes let through, each with what let it through. */
-  readonly accepted: readonly { readonly change: BreakingChange; readonly by: string }[];
-  /** Breaking changes without a major bump or an acknowledgement: the gate fails. */
-  readonly refused: readonly BreakingChange[];
-  /** Acknowledgements added since the base that matched no change (stale or mistyped). */
-  readonly unused: readonly Acknowledgement[];
-}
+/** Additive changes found on more routes than this are said as a count. */
+const ROUTES_SHOWN = 3;
 
-/**
- * `acknowledgements`: only the entries added since the base. An entry acknowledges the change made
- * with it; one already there at the base acknowledged an earlier change, and letting it through again
- * would silently accept the same break made anew.
- */
-export function judge(changelog: Changelog, versions: { readonly base: string; readonly revision: string }, acknowledgements: readonly Acknowledgement[]): Verdict {
-  const majorBump = majorOf(versions.revision) > majorOf(versions.base);
-  const used = new Set<Acknowledgement>();
-  const accepted: { change: BreakingChange; by: string }[] = [];
-  const refused: BreakingChange[] = [];
-  for (const change of changelog.breaking) {
-    if (majorBump) {
-      accepted.push({ change, by: `major version bump ${versions.base} -> ${versions.revision}` });
-      continue;
-    }
-    const ack = acknowledgements.find((entry) => entry.matches(change.line));
-    if (ack) {
-      used.add(ack);
-      accepted.push({ change, by: `acknowledged (line ${ack.line}): ${ack.reason}` });
-    } else refused.push(change);
-  }
-  return { accepted, refused, unused: majorBump ? [] : acknowledgements.filter((entry) => !used.has(entry)) };
-}
-
-function majorOf(version: string): number {
-  const major = Number(/^(\d+)\./.exec(version)?.[1]);
-  return Number.isFinite(major) ? major : 0;
+/** `added responses/304 on GET /api/v1/fleet/vehicles`: one additive change, as the changelog prints it. */
+export function additiveLine(change: AdditiveChange): string {
+  return `${change.what} on ${change.routes.length > ROUTES_SHOWN ? `${change.routes.length} routes` : change.routes.join(', ')}`;
 }
