@@ -75127,6 +75127,7 @@ async function sendCached(req, res, cache, answer2, policy, compression) {
 
 // runtime/data-routes/kinds/aggregate/aggregate-route.ts
 init_coalesce();
+init_erp_error();
 init_request_context();
 
 // runtime/data-routes/deprecation.ts
@@ -75366,11 +75367,23 @@ function assertServable(query, gaps) {
     const reason = gaps.filters.get(term.filter.name);
     if (reason) throw driftUnavailable(`The filter ${term.filter.name} is unavailable: ${reason}.`);
   }
-  for (const { spelling, erp } of [
-    ...query.dimensions.map((d) => ({ spelling: d.spelling, erp: d.dimension.erp })),
-    ...query.measures.map((m) => ({ spelling: m.spelling, erp: m.measure.erp }))
-  ])
+  const asked = [
+    ...query.dimensions.map((d) => ({ spelling: d.spelling, name: d.dimension.name, erp: d.dimension.erp })),
+    ...query.measures.map((m) => ({ spelling: m.spelling, name: m.measure.name, erp: m.measure.erp }))
+  ];
+  for (const { spelling, name, erp } of asked) {
     if (gaps.erpFields.has(erp)) throw driftUnavailable(`${spelling} is unavailable: the ERP has no field ${erp} on this model (catalogue drift).`);
+    const unstored = gaps.sortKeys.get(name);
+    if (unstored) throw driftUnavailable(`${spelling} is unavailable: ${unstored}.`);
+  }
+}
+function unstoredField(error, resource, query) {
+  if (!(error instanceof ErpFault)) return void 0;
+  const field = /Cannot convert (?:field )?([a-z0-9_.]+) to SQL/.exec(error.message)?.[1]?.slice(resource.model.length + 1);
+  if (!field) return void 0;
+  const asked = [...query.dimensions.map((d) => [d.spelling, d.dimension.erp]), ...query.measures.map((m) => [m.spelling, m.measure.erp])].find(([, erp]) => erp === field);
+  if (!asked) return void 0;
+  return driftUnavailable(`${asked[0]} is unavailable: the ERP does not store ${resource.model}.${field}, so it cannot group or aggregate it (catalogue drift).`);
 }
 function aggregateKey(query) {
   return [
@@ -75395,7 +75408,9 @@ function columnsOf(query) {
 async function readAnswer3(deps, principal, resource, query, stats) {
   const major = await deps.reader.erpMajor();
   const { method, kwargs } = groupedRead(major, resource, query);
-  const rows = await deps.reader.groups(principal, resource, method, kwargs, stats);
+  const rows = await deps.reader.groups(principal, resource, method, kwargs, stats).catch((error) => {
+    throw unstoredField(error, resource, query) ?? error;
+  });
   const { groups, more } = toGroups(major, query, rows);
   return { data: groups, meta: { limit: query.limit, offset: query.offset, next_offset: more ? query.offset + query.limit : null, time_zone: "UTC" } };
 }

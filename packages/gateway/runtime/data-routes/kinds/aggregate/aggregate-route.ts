@@ -11,6 +11,7 @@ import type { CachedQuery } from '../../../cache/cache-key';
 import { canonicalJson } from '../../../erp/coalesce';
 import { driftUnavailable, type DriftGaps } from '../../../drift/drift-gaps';
 import { encoderFor } from '../../../export/export-encoders';
+import { ErpFault } from '../../../erp/erp-error';
 import { assertCountedQuery, assertUsableQuery, type ParsedQuery } from '../../../http/strict-query';
 import type { ListFormat } from '../../../query/parse-query';
 import { erpStatsOf, setCacheOutcome } from '../../../request/request-context';
@@ -45,11 +46,30 @@ function assertServable(query: AggregateQuery, gaps: DriftGaps | undefined): voi
     const reason = gaps.filters.get(term.filter.name);
     if (reason) throw driftUnavailable(`The filter ${term.filter.name} is unavailable: ${reason}.`);
   }
-  for (const { spelling, erp } of [
-    ...query.dimensions.map((d) => ({ spelling: d.spelling, erp: d.dimension.erp })),
-    ...query.measures.map((m) => ({ spelling: m.spelling, erp: m.measure.erp })),
-  ])
+  const asked = [
+    ...query.dimensions.map((d) => ({ spelling: d.spelling, name: d.dimension.name, erp: d.dimension.erp })),
+    ...query.measures.map((m) => ({ spelling: m.spelling, name: m.measure.name, erp: m.measure.erp })),
+  ];
+  for (const { spelling, name, erp } of asked) {
     if (gaps.erpFields.has(erp)) throw driftUnavailable(`${spelling} is unavailable: the ERP has no field ${erp} on this model (catalogue drift).`);
+    // A field the ERP does not store cannot be sorted on, nor grouped or aggregated (Odoo: "Cannot convert ... to SQL").
+    const unstored = gaps.sortKeys.get(name);
+    if (unstored) throw driftUnavailable(`${spelling} is unavailable: ${unstored}.`);
+  }
+}
+
+/**
+ * A field the catalogue maps as stored that this ERP computes instead (Odoo 17's services currency):
+ * Odoo refuses to group or aggregate it ("Cannot convert field m.f to SQL", 18 and later "... because
+ * it is not stored"). Catalogue drift, answered 503 naming what was asked, not a 502 for the resource.
+ */
+function unstoredField(error: unknown, resource: ResourceSpec, query: AggregateQuery): Error | undefined {
+  if (!(error instanceof ErpFault)) return undefined;
+  const field = /Cannot convert (?:field )?([a-z0-9_.]+) to SQL/.exec(error.message)?.[1]?.slice(resource.model.length + 1);
+  if (!field) return undefined;
+  const asked = [...query.dimensions.map((d) => [d.spelling, d.dimension.erp]), ...query.measures.map((m) => [m.spelling, m.measure.erp])].find(([, erp]) => erp === field);
+  if (!asked) return undefined;
+  return driftUnavailable(`${asked[0]} is unavailable: the ERP does not store ${resource.model}.${field}, so it cannot group or aggregate it (catalogue drift).`);
 }
 
 /** The cache key: the query normalised (filters sorted: they are ANDed). */
@@ -79,7 +99,9 @@ function columnsOf(query: AggregateQuery): string[] {
 async function readAnswer(deps: KindDependencies, principal: Principal, resource: ResourceSpec, query: AggregateQuery, stats: ErpStats): Promise<AggregateAnswer> {
   const major = await deps.reader.erpMajor();
   const { method, kwargs } = groupedRead(major, resource, query);
-  const rows = await deps.reader.groups(principal, resource, method, kwargs, stats);
+  const rows = await deps.reader.groups(principal, resource, method, kwargs, stats).catch((error: unknown) => {
+    throw unstoredField(error, resource, query) ?? error;
+  });
   const { groups, more } = toGroups(major, query, rows);
   return { data: groups, meta: { limit: query.limit, offset: query.offset, next_offset: more ? query.offset + query.limit : null, time_zone: 'UTC' } };
 }
