@@ -40,15 +40,21 @@ function marks(item: { readonly deprecated: boolean; readonly personal?: boolean
   return `${item.personal ? ' [personal data]' : ''}${item.deprecated ? ' [deprecated]' : ''}`;
 }
 
+/** `List: GET /api/v1/fleet/vehicles. Export: + /export. Detail: + /{id}.`: the first route's path in full, the others' after it. */
+function routeLine(resource: ResourceModel): string {
+  // The aggregate route of every resource is described once, in the guide's Summaries (llms.txt's size).
+  const [first, ...others] = routesOf(resource).filter((route) => route.kind !== 'aggregate');
+  if (!first) return '';
+  return [`${first.emitter.label}: GET ${first.openApiPath}.`, ...others.map((route) => `${route.emitter.label}: + ${route.openApiPath.slice(first.openApiPath.length)}.`)].join(
+    ' ',
+  );
+}
+
 function routeSection(resource: ResourceModel): string {
   const lines = [
     `### ${resource.path}: ${resource.title}${resource.deprecated ? ' [deprecated]' : ''}`,
     resource.description,
-    routesOf(resource)
-      // The aggregate route of every resource is described once, in the guide's Summaries (llms.txt's size).
-      .filter((route) => route.kind !== 'aggregate')
-      .map((route) => `${route.emitter.label}: GET ${route.openApiPath}.`)
-      .join(' '),
+    routeLine(resource),
     `Default order: ${resource.defaultOrderText}. Sortable: ${sortableNames(resource).join(', ') || 'none'}.${scopeText(resource) ? ` Scope: ${scopeText(resource)}.` : ''}`,
     'Fields:',
     ...resource.fields.map((f) => `- ${f.name}: ${fieldTypeText(f)}${marks(f)}. ${f.description}`),
@@ -95,7 +101,7 @@ ${sections.map((section) => `## ${section.title}\n\n${section.body}`).join('\n\n
 
 ## Routes
 
-Per domain, per resource: description; paths; default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
+Per domain, per resource: description; paths (\`+ /export\`: after the first); default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
 
 ${model.domains.map((d) => `## ${d.domain}: ${d.title}\n\n${d.description}\n\n${d.resources.map(routeSection).join('\n\n')}`).join('\n\n')}
 

@@ -7,8 +7,15 @@
  * prompt); one generic query tool would have a single schema for 45 different filter sets. So the
  * tools are three catalogue tools (`list_resources`, `describe_resource`, `get_record`) and one query
  * tool per domain (`query_fleet`, ...): 14 tools, each query tool naming only its domain's 1 to 8
- * resources, their named filters (typed, with the enum values) and their fields. Never a raw domain:
- * the only filters are the catalogue's, checked again by the API's own query parser.
+ * resources. Never a raw domain: the only filters are the catalogue's, checked again by the API's
+ * own query parser.
+ *
+ * Lean: every MCP client puts `tools/list` in every prompt, so it says what to call and with which
+ * arguments, bounded (limits, enums of resources), and no more: the fields, filters with their value
+ * types and sort keys of each resource are `describe_resource`'s answer (`resources` below), and
+ * records are typed there, not in each tool's output schema. `tests/mcp/mcp-tools-size.test.ts`
+ * keeps `tools/list` within 20 KB. The runtime refuses arguments outside a tool's input schema
+ * (runtime/mcp/tool-calls.ts), so a bound written here is a bound kept.
  */
 import { banner } from '../banner';
 import { kindTools, routesOf } from '../kinds/kind-emitters';
@@ -31,72 +38,28 @@ function catalogueTools(model: CatalogueModel): ToolDefinition[] {
       outputSchema: {
         type: 'object',
         required: ['resources'],
-        properties: {
-          resources: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['resource', 'title', 'description', 'query_tool'],
-              properties: { resource: { type: 'string' }, title: { type: 'string' }, description: { type: 'string' }, query_tool: { type: 'string' } },
-            },
-          },
-        },
+        properties: { resources: { type: 'array', items: { type: 'object', properties: { resource: { type: 'string' }, query_tool: { type: 'string' } } } } },
       },
-      annotations: { title: 'List resources', ...READ_ONLY },
+      annotations: READ_ONLY,
     },
     {
       name: 'describe_resource',
       title: 'Describe a resource',
-      description: 'Fields (type, enum values, personal-data flag), named filters (operator, value type, example), sort keys and scope of one resource.',
+      description:
+        'What the query tools take for one resource: its fields (type, enum values, nullable, personal-data flag, sortable), named filters (operator, value type, enum values, example), sort keys, default order and scope.',
       inputSchema: { type: 'object', additionalProperties: false, required: ['resource'], properties: { resource: resourceArg } },
       outputSchema: {
         type: 'object',
-        required: ['resource', 'title', 'description', 'query_tool', 'fields', 'filters', 'sortable', 'default_order'],
+        required: ['resource', 'query_tool', 'fields', 'filters', 'sortable'],
         properties: {
           resource: { type: 'string' },
-          title: { type: 'string' },
-          description: { type: 'string' },
           query_tool: { type: 'string' },
-          routes: { type: 'array', items: { type: 'string' } },
-          default_order: { type: 'string' },
+          fields: { type: 'array', items: { type: 'object' } },
+          filters: { type: 'array', items: { type: 'object' } },
           sortable: { type: 'array', items: { type: 'string' } },
-          scope: { type: 'string' },
-          fields: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['name', 'type', 'description', 'personal'],
-              properties: {
-                name: { type: 'string' },
-                type: { type: 'string' },
-                enum: { type: 'array', items: { type: 'string' } },
-                nullable: { type: 'boolean' },
-                personal: { type: 'boolean' },
-                deprecated: { type: 'boolean' },
-                sortable: { type: 'boolean' },
-                description: { type: 'string' },
-              },
-            },
-          },
-          filters: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['name', 'op', 'type', 'example'],
-              properties: {
-                name: { type: 'string' },
-                op: { type: 'string' },
-                type: { type: 'string' },
-                values: { type: 'array', items: { type: 'string' } },
-                example: { type: 'string' },
-                deprecated: { type: 'boolean' },
-                description: { type: 'string' },
-              },
-            },
-          },
         },
       },
-      annotations: { title: 'Describe a resource', ...READ_ONLY },
+      annotations: READ_ONLY,
     },
   ];
 }

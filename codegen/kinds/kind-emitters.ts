@@ -10,11 +10,13 @@ import type { ToolDefinition } from '../emit/mcp-tool-parts';
 import type { CatalogueModel, ResourceModel } from '../model/catalogue-model';
 import { AGGREGATE } from './aggregate/aggregate-kind';
 import { DETAIL } from './detail/detail-kind';
+import { EXPORT } from './export/export-kind';
 import type { KindEmitter } from './kind-emitter';
 import { LIST } from './list/list-kind';
 
 export const KIND_EMITTERS: { readonly [K in RouteKind]: KindEmitter<K> } = {
   list: LIST,
+  export: EXPORT,
   aggregate: AGGREGATE,
   detail: DETAIL,
 };

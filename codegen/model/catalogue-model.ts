@@ -41,7 +41,10 @@ export interface CatalogueModel {
 }
 
 /** Common parameters of list routes (interface spec, "Query parameters common to list routes"). */
-export const COMMON_LIST_PARAMETERS = ['limit', 'offset', 'since_id', 'total', 'order', 'fields', 'format', 'csv_formulas', 'changed_since'] as const;
+/** The list route's query parameters besides the filters (it also takes the export's `format` and `csv_formulas`, for compatibility: undocumented there). */
+export const COMMON_LIST_PARAMETERS = ['limit', 'offset', 'since_id', 'total', 'order', 'fields', 'changed_since'] as const;
+/** The export route's query parameters besides the filters. */
+export const EXPORT_PARAMETERS = ['format', 'fields', 'since_id', 'csv_formulas', 'changed_since'] as const;
 
 export const LIMITS = Object.freeze({
   limitDefault: 50,

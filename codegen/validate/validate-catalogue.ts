@@ -9,7 +9,7 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import { basename } from 'node:path';
 import type { CatalogueError } from '../catalogue-error';
 import { locate, type CatalogueFile } from '../load/load-catalogue';
-import { COMMON_LIST_PARAMETERS } from '../model/catalogue-model';
+import { COMMON_LIST_PARAMETERS, EXPORT_PARAMETERS } from '../model/catalogue-model';
 import { checkAggregate } from '../kinds/aggregate/aggregate-catalogue';
 import { closest } from './closest';
 import type { RawCache, RawDomain, RawField, RawFilter, RawResource } from '../model/raw';
@@ -169,8 +169,8 @@ const OPS_BY_TYPE: Readonly<Record<string, readonly string[]>> = {
 };
 
 function checkFilter(name: string, filter: RawFilter, resource: RawResource, at: Path, report: Report): void {
-  if ((COMMON_LIST_PARAMETERS as readonly string[]).includes(name))
-    report(at, `filter '${name}' has the name of a common parameter`, { atKey: true, allowed: `any filter name but ${COMMON_LIST_PARAMETERS.join(', ')}` });
+  const common: readonly string[] = [...new Set([...COMMON_LIST_PARAMETERS, ...EXPORT_PARAMETERS])];
+  if (common.includes(name)) report(at, `filter '${name}' has the name of a common parameter`, { atKey: true, allowed: `any filter name but ${common.join(', ')}` });
   let type = filter.type;
   if (filter.field !== undefined) {
     const field = resource.fields[filter.field];

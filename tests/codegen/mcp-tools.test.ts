@@ -1,7 +1,8 @@
 /**
  * The MCP tools generated from the catalogue (generated/mcp-tools.json): well-formed JSON Schema
- * (ajv, strict mode), one query tool per domain naming exactly its resources and, for each, exactly
- * its named filters with the filter's type; personal-data fields listed per resource.
+ * (ajv, strict mode), one query tool per domain naming exactly its resources, and describe_resource's
+ * answer giving, for each, exactly its named filters with the filter's type (the detail tools/list
+ * leaves out); personal-data fields listed per resource.
  */
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -9,7 +10,7 @@ import tools from '@ops-data-gateway/gateway/generated/mcp-tools.json';
 import { catalogue } from '../docs/docs-app';
 
 const model = catalogue();
-type Schema = { type?: string; enum?: string[]; title?: string; properties?: Record<string, Schema>; anyOf?: Schema[]; items?: Schema };
+type Schema = { type?: string; enum?: string[]; properties?: Record<string, Schema>; items?: Schema };
 const byName = new Map(tools.tools.map((t) => [t.name, t as unknown as { inputSchema: Schema; outputSchema: Schema }]));
 
 describe('generated MCP tools', () => {
@@ -27,22 +28,17 @@ describe('generated MCP tools', () => {
     expect(() => ajv.compile(tool.outputSchema)).not.toThrow();
   });
 
-  it.each(model.domains.map((d) => [d.domain, d] as const))('query_%s names its resources and exactly their filters, typed', (domain, d) => {
+  it.each(model.domains.map((d) => [d.domain, d] as const))('query_%s names its resources; describe_resource gives exactly their filters, typed', (domain, d) => {
     const input = byName.get(`query_${domain}`)!.inputSchema;
     expect(input.properties?.['resource']?.enum).toEqual(d.resources.map((r) => r.name));
-    const branches = input.properties?.['filters']?.anyOf ?? [];
+    const described = tools.resources as Record<string, { filters: { name: string; type: string; values?: string[] }[] }>;
     for (const resource of d.resources) {
-      const branch = branches.find((b) => b.title === resource.name);
-      if (!resource.filters.length) {
-        expect(branch).toBeUndefined();
-        continue;
-      }
-      expect(Object.keys(branch?.properties ?? {})).toEqual(resource.filters.map((f) => f.name));
+      const filters = described[resource.path]?.filters ?? [];
+      expect(filters.map((f) => f.name)).toEqual(resource.filters.map((f) => f.name));
       for (const filter of resource.filters) {
-        const schema = branch?.properties?.[filter.name] as Schema;
-        const expected = { integer: 'integer', number: 'number', boolean: 'boolean', 'integer-list': 'array' }[filter.type as string] ?? 'string';
-        expect([filter.name, schema.type]).toEqual([filter.name, expected]);
-        if (filter.type === 'enum') expect(schema.enum).toEqual(filter.values);
+        const entry = filters.find((f) => f.name === filter.name);
+        expect([filter.name, entry?.type]).toEqual([filter.name, filter.type]);
+        if (filter.type === 'enum') expect(entry?.values).toEqual(filter.values);
       }
     }
   });

@@ -4,7 +4,7 @@
  * resource cards (by their anchors) and llms.txt's route sections.
  */
 import request from 'supertest';
-import { COMMON_LIST_PARAMETERS, type ResourceModel } from '../../codegen/model/catalogue-model';
+import { COMMON_LIST_PARAMETERS, EXPORT_PARAMETERS, type ResourceModel } from '../../codegen/model/catalogue-model';
 import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
 import { catalogue, createDocsApp } from './docs-app';
 
@@ -58,11 +58,12 @@ describe('the documents cover the catalogue', () => {
   });
 
   it('lists exactly the catalogue routes in openapi.json, each with its parameters', () => {
-    const expected = resources.flatMap((r) => [`/api/v1/${r.path}`, ...(r.aggregate ? [`/api/v1/${r.path}/aggregate`] : []), `/api/v1/${r.path}/{id}`]);
+    const expected = resources.flatMap((r) => [`/api/v1/${r.path}`, `/api/v1/${r.path}/export`, ...(r.aggregate ? [`/api/v1/${r.path}/aggregate`] : []), `/api/v1/${r.path}/{id}`]);
     expect(Object.keys(docs.openapi.paths).sort()).toEqual(expected.sort());
     for (const r of resources) {
       // Besides the query and path parameters, the If-None-Match header of a conditional GET.
       expect(parameterNames(`/api/v1/${r.path}`).sort()).toEqual([...COMMON_LIST_PARAMETERS, ...r.filters.map((f) => f.name), 'If-None-Match'].sort());
+      expect(parameterNames(`/api/v1/${r.path}/export`).sort()).toEqual([...EXPORT_PARAMETERS, ...r.filters.map((f) => f.name)].sort());
       expect(parameterNames(`/api/v1/${r.path}/{id}`).sort()).toEqual(['If-None-Match', 'fields', 'id']);
       if (r.aggregate)
         expect(parameterNames(`/api/v1/${r.path}/aggregate`).sort()).toEqual(
@@ -76,6 +77,7 @@ describe('the documents cover the catalogue', () => {
     expect(html).toContain(`<a href="#${r.path}">`);
     expect(docs.html).toContain(`<li><a href="#${r.path}">`);
     expect(html).toContain(`<code>GET /api/v1/${r.path}</code>`);
+    expect(html).toContain(`<code>GET /api/v1/${r.path}/export</code>`);
     expect(html).toContain(`<code>GET /api/v1/${r.path}/{id}</code>`);
     for (const f of r.fields) expect(html).toContain(`<tr><td><code>${f.name}</code></td>`);
     for (const f of r.filters) expect(html).toContain(`<tr><td><code>${f.name}</code>`);
@@ -86,7 +88,8 @@ describe('the documents cover the catalogue', () => {
   it.each(resources.map((r) => [r.path, r] as const))('documents %s in llms.txt', (_path, r) => {
     const text = section(r);
     expect(text).toContain(`GET /api/v1/${r.path}.`);
-    expect(text).toContain(`GET /api/v1/${r.path}/{id}.`);
+    // The routes after the first are written after its path.
+    expect(text).toContain(`List: GET /api/v1/${r.path}. Export: + /export. Detail: + /{id}.`);
     expect(text).toContain(`Default order: ${r.defaultOrderText}.`);
     for (const f of r.fields) expect(text).toMatch(new RegExp(`\\n- ${f.name}: `));
     for (const f of r.filters) expect(text).toMatch(new RegExp(`\\n- ${f.name} ${f.op.replace(/[<>=]/g, '\\$&')} `));
@@ -94,7 +97,7 @@ describe('the documents cover the catalogue', () => {
   });
 
   it('describes every common parameter on the page and in llms.txt', () => {
-    for (const name of COMMON_LIST_PARAMETERS) {
+    for (const name of new Set([...COMMON_LIST_PARAMETERS, ...EXPORT_PARAMETERS])) {
       expect(docs.html).toContain(`<code>${name}</code>`);
       expect(docs.llms).toMatch(new RegExp(`\\n- ${name}: `));
     }

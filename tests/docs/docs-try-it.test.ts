@@ -3,15 +3,18 @@
  * launches it) against the running gateway on the sandbox ERP: a pasted key gets the same answer as
  * the route gives, nothing is stored (no cookie, local or session storage, nothing in the address
  * bar or the page's markup), the key is forgotten on reload, and the page's CSP still lets requests
- * go nowhere but the gateway. A screenshot of the panel goes to tests/artifacts/ (and, with
+ * go nowhere but the gateway. Every card's "Try it" (its list and its export, the resources whose name
+ * holds a `-` included) is clicked and sent, and each answer's status, headers and body checked
+ * against the route's own answer; a new answer, or a refused path, clears the one before. A screenshot of the panel goes to tests/artifacts/ (and, with
  * UPDATE_DOCS_SCREENSHOT=1, to docs/docs-try-it.png).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { asText } from '../support/export-loaders';
 import { startStack, type Stack } from '../support/stack';
-import { ROOT } from './docs-app';
+import { catalogue, ROOT } from './docs-app';
 
 // Run in the browser (the project compiles without the DOM library).
 declare const document: { readonly documentElement: { readonly outerHTML: string }; addEventListener(type: string, listener: (e: { violatedDirective: string }) => void): void };
@@ -57,13 +60,78 @@ describeBrowser('the docs page try-it panel in Chromium, against the gateway', (
     return { page, problems };
   }
 
-  async function send(page: Page): Promise<{ status: string; body: string }> {
+  async function send(page: Page): Promise<{ status: string; body: string; headers: Record<string, string> }> {
     await page.click('#try-send');
     await page.waitForFunction(() =>
       /^[0-9]{3} /.test((globalThis as unknown as { document: { getElementById(id: string): { textContent: string } } }).document.getElementById('try-status').textContent),
     );
-    return { status: (await page.textContent('#try-status')) ?? '', body: (await page.textContent('#try-out code')) ?? '' };
+    const lines = ((await page.textContent('#try-headers code')) ?? '').split('\n').filter(Boolean);
+    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
+    return { status: (await page.textContent('#try-status')) ?? '', body: (await page.textContent('#try-out code')) ?? '', headers };
   }
+
+  it("clicks every card's Try it buttons and Send: each answer's status, headers and body are the route's", async () => {
+    const { page, problems } = await open();
+    await page.fill('#try-key', stack.keys.valid);
+    const resources = catalogue().domains.flatMap((d) => d.resources);
+    const tried: string[] = [];
+    for (const resource of resources) {
+      const buttons = page.locator(`article.res[id="${resource.path}"] button.try`);
+      const count = await buttons.count();
+      expect([resource.path, count]).toEqual([resource.path, 2]);
+      for (let i = 0; i < count; i++) {
+        await buttons.nth(i).click();
+        const route = await page.inputValue('#try-path');
+        const answer = await send(page);
+        expect([route, answer.status]).toEqual([route, expect.stringMatching(/^200 OK · [0-9]+ ms$/)]);
+        expect([route, answer.headers['x-request-id'], answer.headers['cache-control']]).toEqual([route, expect.any(String), 'no-store']);
+        if (route.includes('/export?')) {
+          const expected = await stack.get(route).buffer(true).parse(asText);
+          expect([route, answer.headers['content-type'], answer.headers['content-disposition']]).toEqual([
+            route,
+            'application/x-ndjson; charset=utf-8',
+            expect.stringMatching(/^attachment; /),
+          ]);
+          const cut = answer.body.indexOf('\n… (cut: ');
+          // Past 60,000 characters the page shows the beginning and reads no further.
+          expect([route, cut < 0 ? answer.body : answer.body.slice(0, cut)]).toEqual([route, cut < 0 ? expected.body : (expected.body as string).slice(0, cut)]);
+        } else {
+          const expected = await stack.get(route);
+          expect([route, answer.headers['content-type'], answer.headers['etag']]).toEqual([route, 'application/json; charset=utf-8', expected.headers['etag']]);
+          expect(answer.headers['server-timing']).toMatch(/erp;/);
+          expect([route, JSON.parse(answer.body)]).toEqual([route, expected.body]);
+        }
+        tried.push(route);
+      }
+    }
+    // Both routes of every resource, the 11 whose name holds a '-' among them.
+    expect(tried).toHaveLength(resources.length * 2);
+    const hyphenated = resources.filter((r) => r.name.includes('-'));
+    expect(hyphenated.length).toBeGreaterThanOrEqual(11);
+    for (const r of hyphenated) expect(tried).toContain(`/api/v1/${r.path}?limit=2`);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 240000);
+
+  it('clears the previous answer: a new answer replaces it, a refused path leaves none', async () => {
+    const { page, problems } = await open();
+    await page.fill('#try-key', stack.keys.valid);
+    await page.fill('#try-path', '/api/v1/fleet/fuel-logs?limit=1');
+    const first = await send(page);
+    expect(first.status).toMatch(/^200 /);
+    await page.fill('#try-path', '/api/v1/fleet/fuel-logs/999999999');
+    const missing = await send(page);
+    expect(missing.status).toMatch(/^404 /);
+    expect(JSON.parse(missing.body)).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+    expect(missing.headers['x-request-id']).toEqual(expect.any(String));
+    await page.fill('#try-path', '/api/v1/fleet/fuel-logs;drop');
+    await page.click('#try-send');
+    expect(await page.textContent('#try-status')).toContain('The path must be a data route');
+    expect(await page.isHidden('#try-answer')).toBe(true);
+    expect([await page.textContent('#try-out code'), await page.textContent('#try-headers code')]).toEqual(['', '']);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60000);
 
   it('answers a card route with a real key as the route does, and stores nothing', async () => {
     const { page, problems } = await open();

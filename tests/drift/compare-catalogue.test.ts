@@ -29,6 +29,7 @@ const resource = (fields: FieldSpec[], extra: Partial<ResourceSpec> = {}): Resou
   sortable: {},
   deprecated: false,
   listQuerySchema: {},
+  exportQuerySchema: {},
   aggregateQuerySchema: {},
   detailQuerySchema: {},
   ...extra,

@@ -167,16 +167,22 @@ describe('the memory budget (MEMORY_BUDGET_BYTES at its 1 MiB minimum)', () => {
     expect(await budgetInUse()).toBe(0);
   });
 
-  it('charges tools/list too: one 99 KB list fits, a batch of them gets JSON-RPC errors past the budget', async () => {
+  it('charges tools/list too: a batch of them gets JSON-RPC errors past the budget', async () => {
     const one = (await post(stack, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).body as RpcAnswer;
     expect(one.result?.tools).toHaveLength(mcpTools.tools.length);
+    // Each answer is held ten times over until the batch is answered: a full batch of 16 cannot fit in 1 MiB.
+    const size = JSON.stringify(mcpTools.tools).length;
+    const fitting = Math.floor((1024 * 1024) / (size * 10));
+    expect(fitting).toBeLessThan(16);
     const answers = await batch(
       stack,
-      Array.from({ length: 4 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' })),
+      Array.from({ length: 16 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' })),
     );
-    expect(answers.filter((a) => a.result?.tools?.length === mcpTools.tools.length)).toHaveLength(1);
+    const listed = answers.filter((a) => a.result?.tools?.length === mcpTools.tools.length).length;
+    expect(listed).toBeGreaterThan(0);
+    expect(listed).toBeLessThanOrEqual(fitting);
     const errors = answers.filter((a) => a.error).map((a) => a.error);
-    expect(errors).toHaveLength(3);
+    expect(errors).toHaveLength(16 - listed);
     for (const error of errors)
       expect(error).toEqual({ code: -32603, message: expect.stringMatching(/memory allows/), data: { code: 'unavailable', status: 503, retry_after: 1 } });
     expect(await budgetInUse()).toBe(0);

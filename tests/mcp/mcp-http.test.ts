@@ -58,10 +58,9 @@ describe('the MCP server over streamable HTTP', () => {
     }
     const fleet = tools.find((t) => t.name === 'query_fleet');
     if (!fleet) throw new Error('no query_fleet tool');
-    const properties = fleet.inputSchema.properties as Record<string, unknown>;
-    const filters = (properties['filters'] as { anyOf: { title: string; properties: Record<string, { enum?: string[] }> }[] }).anyOf;
-    const vehicles = filters.find((f) => f.title === 'vehicles');
-    expect(vehicles?.properties['fuel_type']?.enum).toEqual(expect.arrayContaining(['diesel', 'gasoline', 'electric', 'hydrogen']));
+    // The domain's resources are named; their filters, with value types, are describe_resource's (mcp-tools-size.test.ts).
+    const properties = fleet.inputSchema.properties as Record<string, { enum?: string[] }>;
+    expect(properties['resource']?.enum).toEqual(expect.arrayContaining(['vehicles', 'fuel-logs', 'trips']));
     // Named filters only: no raw domain anywhere in any schema.
     expect(JSON.stringify(tools)).not.toMatch(/"domain"\s*:\s*\{/);
   });

@@ -93,7 +93,8 @@ describe('a clone installed with npm ci --omit=dev', () => {
   it('serves with the documented command', async () => {
     const sandbox = await database.serve();
     const env = { ...gatewayEnv(sandbox, { ERP_PUBLIC_URL: 'https://erp.example.test', ERP_TRANSPORT: 'xmlrpc' }), NODE_OPTIONS: PRODUCTION_NODE_OPTIONS };
-    gateway = await startGatewayProcess(env, 15000, join(clone, GATEWAY, 'release', 'gateway.js'));
+    // The default start limit (45 s): a bound on waiting, generous for a loaded machine.
+    gateway = await startGatewayProcess(env, undefined, join(clone, GATEWAY, 'release', 'gateway.js'));
     const answer = await fetch(`${gateway.url}/api/v1/fleet/vehicles?limit=2&fields=id,plate`, { headers: { Authorization: `Bearer ${database.keys.valid}` } });
     expect(answer.status).toBe(200);
     const body = (await answer.json()) as { data: { id: number; plate: string | null }[] };

@@ -12,7 +12,8 @@ import { freePort, startGatewayProcess, type GatewayProcess } from './support/ga
 import { get, tryConnect, waitFor } from './support/raw-http';
 
 const WORKERS = 3;
-const DELAY_MS = 1500;
+/** Long enough that every request of the SIGTERM case is in flight at once, even on a loaded machine. */
+const DELAY_MS = 3000;
 const PATH = '/api/v1/fleet/vehicles/1?fields=plate';
 /** A connection of its own for one request, so that the primary hands it to the next worker. */
 const ownConnection = () => new Agent({ keepAlive: false });
@@ -136,7 +137,8 @@ describe(`WORKERS=${WORKERS}: several gateway processes sharing the port`, () =>
     const inFlight = Promise.allSettled(
       Array.from({ length: 2 * WORKERS }, (_, i) => get(`${gateway.url}/api/v1/fleet/vehicles/${i + 1}?fields=plate`, stack.keys.valid, ownConnection())),
     );
-    await waitFor(() => proxy.inFlight >= 2 * WORKERS, 3000);
+    // A wait, not a measure: on a loaded machine the requests may take a while to reach the ERP.
+    await waitFor(() => proxy.inFlight >= 2 * WORKERS, 15000);
     gateway.kill('SIGTERM');
     await waitFor(async () => (await tryConnect(gateway.url)) === 'ECONNREFUSED', 1000);
 

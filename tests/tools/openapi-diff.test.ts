@@ -148,7 +148,7 @@ describe('openapi-diff classes each change', () => {
         '  others:\n',
         '  extras:\n    title: Extras\n    description: Extras.\n    model: demo.extra\n    default_order: id asc\n    fields:\n      id: { type: integer, description: Identifier., erp: id }\n  others:\n',
       ),
-      'added route on /api/v1/demo/extras, /api/v1/demo/extras/{id}',
+      'added route on /api/v1/demo/extras, /api/v1/demo/extras/export, /api/v1/demo/extras/{id}',
     ],
     [
       'a field added',

@@ -71,7 +71,12 @@ function pageOnly(section: GuideSection, sample: string): Html | undefined {
 <button type="button" id="try-send">Send GET</button>
 </div>
 <div id="try-status" role="status" aria-live="polite"></div>
-<pre id="try-out" hidden><code></code></pre>`;
+<div id="try-answer" hidden>
+<p class="try-part">Response headers</p>
+<pre id="try-headers"><code></code></pre>
+<p class="try-part">Body</p>
+<pre id="try-out"><code></code></pre>
+</div>`;
   return undefined;
 }
 

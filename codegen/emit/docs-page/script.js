@@ -153,13 +153,39 @@
   const send = document.getElementById('try-send');
   const status = document.getElementById('try-status');
   const out = document.getElementById('try-out');
-  const ROUTE = /^\/api\/v1\/[a-z0-9_]+\/[a-z0-9_]+(\/[0-9]+)?(\?[^#\s]*)?$/;
+  const answer = document.getElementById('try-answer');
+  const headersOut = document.getElementById('try-headers');
+  // A data route: a list, its export or a record (resource names may hold '-': fleet/fuel-logs).
+  const ROUTE = /^\/api\/v1\/[a-z0-9_]+\/[a-z0-9_-]+(\/[0-9]+|\/export)?(\?[^#\s]*)?$/;
   const MAX_SHOWN = 60000;
+  /** Forgets the previous answer: its status, headers and body. */
+  function clearAnswer() {
+    answer.hidden = true;
+    headersOut.firstChild.textContent = '';
+    out.firstChild.textContent = '';
+  }
+  /** The body as text, at most MAX_SHOWN characters: past that the rest is not read (an export may be large). */
+  function readShown(response) {
+    if (!response.body) return Promise.resolve({ text: '', cut: false });
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    function next() {
+      return reader.read().then((chunk) => {
+        if (chunk.done) return { text: text + decoder.decode(), cut: false };
+        text += decoder.decode(chunk.value, { stream: true });
+        if (text.length <= MAX_SHOWN) return next();
+        return reader.cancel().then(() => ({ text: text.slice(0, MAX_SHOWN), cut: true }));
+      });
+    }
+    return next();
+  }
   function tryIt() {
     const route = path.value.trim();
     const secret = key.value.trim();
+    clearAnswer();
     if (!ROUTE.test(route)) {
-      status.textContent = 'The path must be a data route: /api/v1/<domain>/<resource>[/<id>][?query].';
+      status.textContent = 'The path must be a data route: /api/v1/<domain>/<resource>[/<id> or /export][?query].';
       path.focus();
       return;
     }
@@ -180,24 +206,31 @@
       redirect: 'error',
       referrerPolicy: 'no-referrer',
     })
-      .then(
-        (response) =>
-          response.text().then((text) => {
-            let shown = text;
+      .then((response) =>
+        readShown(response).then((read) => {
+          let shown = read.text;
+          if (!read.cut && /json/.test(response.headers.get('Content-Type') || '')) {
             try {
-              shown = JSON.stringify(JSON.parse(text), null, 2);
+              shown = JSON.stringify(JSON.parse(read.text), null, 2);
             } catch (_e) {
-              /* not JSON: shown as text */
+              /* not JSON after all: shown as text */
             }
-            if (shown.length > MAX_SHOWN) shown = `${shown.slice(0, MAX_SHOWN)}\n\u2026 (cut: ${shown.length} characters)`;
-            status.textContent = `${response.status} ${response.statusText} \u00b7 ${Date.now() - started} ms`;
-            out.firstChild.textContent = shown;
-            out.hidden = false;
-          }),
-        (error) => {
-          status.textContent = `The request failed: ${error.message}`;
-        },
+          }
+          if (read.cut) shown += `\n\u2026 (cut: the first ${MAX_SHOWN} characters are shown)`;
+          const lines = [];
+          response.headers.forEach((value, name) => {
+            lines.push(`${name}: ${value}`);
+          });
+          status.textContent = `${response.status} ${response.statusText} \u00b7 ${Date.now() - started} ms`;
+          headersOut.firstChild.textContent = lines.join('\n');
+          out.firstChild.textContent = shown;
+          answer.hidden = false;
+        }),
       )
+      .catch((error) => {
+        clearAnswer();
+        status.textContent = `The request failed: ${error.message}`;
+      })
       .then(() => {
         send.disabled = false;
       });

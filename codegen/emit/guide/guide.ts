@@ -7,7 +7,7 @@
  * for the gateway to replace when it serves them.
  */
 import { readFileSync } from 'node:fs';
-import { COMMON_LIST_PARAMETERS, LIMITS, type CatalogueModel } from '../../model/catalogue-model';
+import { COMMON_LIST_PARAMETERS, EXPORT_PARAMETERS, LIMITS, type CatalogueModel } from '../../model/catalogue-model';
 import { projectFile } from '../../project-files';
 import { sampleRequest } from '../describe';
 import { ERROR_STATUSES } from '../openapi/components';
@@ -58,6 +58,7 @@ export function commonGuideValues(model: CatalogueModel): GuideValues {
     sample_file: sample.path.replace('/', '-'),
     sample_url: url,
     list_parameters: COMMON_LIST_PARAMETERS.map(code).join(', '),
+    export_parameters: EXPORT_PARAMETERS.map(code).join(', '),
     limit_default: String(LIMITS.limitDefault),
     limit_min: String(LIMITS.limitMin),
     limit_max: String(LIMITS.limitMax),

@@ -7,6 +7,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { LIMITS, type CatalogueModel, type FilterModel, type ResourceModel } from '../../model/catalogue-model';
 import { recordTypeName } from '../../model/names';
 import { recordSchema } from '../record-schema';
+import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, formatList } from '../export-formats';
 
 /** Error codes of the envelope, with the status each is sent with. Mirrors runtime/errors.ts (a test checks both ways). */
 export const ERROR_STATUSES: readonly (readonly [number, string, string])[] = [
@@ -175,12 +176,6 @@ export function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject 
       required: true,
       schema: { type: 'string' },
     },
-    PageETag: {
-      description:
-        'On a JSON page, always: strong entity tag of this answer (a hash of its body); send it back in `If-None-Match` to get 304 while the answer is unchanged. A CSV or NDJSON export has none (exports are never cached nor answered 304).',
-      required: false,
-      schema: { type: 'string' },
-    },
     // The IETF draft's syntax (draft-ietf-httpapi-ratelimit-headers-10): runtime/admission/key-rate-limit.ts writes them.
     RateLimitPolicy: {
       description:
@@ -276,9 +271,8 @@ export function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject 
       name: 'format',
       in: 'query',
       required: false,
-      description:
-        '`csv` or `ndjson`: an export of every matching record, streamed (as `Accept: text/csv` or `application/x-ndjson` asks, for links opened in a browser or spreadsheet); `json`: the JSON page whatever `Accept` says. An export takes the filters, `fields`, `since_id` (resume after that id) and `changed_since`; not `limit`, `offset`, `order` or `total` (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent.',
-      schema: { type: 'string', enum: ['json', 'csv', 'ndjson'] },
+      description: `The export's format: ${formatList()}. Without it, the one \`Accept\` prefers among ${EXPORT_FORMAT_NAMES.map((name) => `\`${EXPORT_FORMATS[name].mediaType}\``).join(', ')}; \`${EXPORT_FORMAT_NAMES[0]}\` when \`Accept\` names none of them. As a parameter, for links opened in a browser or a spreadsheet, which cannot set \`Accept\`.`,
+      schema: { type: 'string', enum: EXPORT_FORMAT_NAMES },
     },
     CsvFormulas: {
       name: 'csv_formulas',

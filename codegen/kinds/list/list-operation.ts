@@ -1,21 +1,28 @@
 /** @module The list route in the OpenAPI document. */
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, formatList } from '../../emit/export-formats';
 import { DATA_HEADERS, errorResponses, filterParameter, ref, scopeSentence, SERVER_ERRORS } from '../../emit/openapi/components';
 import type { ResourceModel } from '../../model/catalogue-model';
 import { operationId, recordTypeName } from '../../model/names';
 
-const EXPORT_CSV_TEXT =
-  'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).';
-const EXPORT_NDJSON_TEXT =
-  'One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`).';
-/** The list route's operation: a JSON page, or an export (CSV, NDJSON) of every matching record. */
+/** The compatibility this path keeps, in its operation's description. */
+function exportCompatibility(resource: ResourceModel): string {
+  return `Exports of every matching record (${formatList()}) are \`GET /api/v1/${resource.path}/export\`. For compatibility, this path still answers one when asked by \`format=${EXPORT_FORMAT_NAMES.join('|')}\` or by \`Accept\` (${EXPORT_FORMAT_NAMES.map((name) => `\`${EXPORT_FORMATS[name].mediaType}\``).join(', ')}), with \`csv_formulas\` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.`;
+}
+
+/**
+ * The list route's operation: a JSON page, and only that, so that a typed client's `data` is the page
+ * (`createClient<paths>()`, then `data.data`). Exports have their own operation (the export kind); an
+ * export asked here by `format` or `Accept`, as before the export route existed, is still answered:
+ * the description says so, and that it is the export route's answer.
+ */
 export function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
   const record = recordTypeName(resource.domain, resource.name);
   return {
     operationId: operationId('list', resource.domain, resource.name),
     tags: [resource.domain],
     summary: `List ${resource.title.toLowerCase()}`,
-    description: `${resource.description}\n\nDefault order: \`${resource.defaultOrderText}\`.${scopeSentence(resource)}`,
+    description: `${resource.description}\n\nDefault order: \`${resource.defaultOrderText}\`.${scopeSentence(resource)}\n\n${exportCompatibility(resource)}`,
     ...(resource.deprecated ? { deprecated: true } : {}),
     parameters: [
       ...['Limit', 'Offset', 'SinceId', 'Total'].map((name) => ref(name, 'parameters')),
@@ -31,22 +38,15 @@ export function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObj
         schema: { type: 'string', maxLength: 256 },
       },
       ref('Fields', 'parameters'),
-      ref('Format', 'parameters'),
-      ref('CsvFormulas', 'parameters'),
       ref('ChangedSince', 'parameters'),
       ...resource.filters.map(filterParameter),
       ref('IfNoneMatch', 'parameters'),
     ],
     responses: {
       '200': {
-        description:
-          'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
-        // An export's Content-Disposition is described with its media types: a response header here would be promised on the JSON page too.
-        // Likewise its ETag: a JSON page always has one, an export never, so the header is optional here.
-        headers: { ...DATA_HEADERS, ETag: ref('PageETag', 'headers') },
+        description: 'A page of records, with an `ETag`.',
+        headers: DATA_HEADERS,
         content: {
-          'text/csv': { schema: { type: 'string', description: EXPORT_CSV_TEXT } },
-          'application/x-ndjson': { schema: { type: 'string', description: EXPORT_NDJSON_TEXT } },
           'application/json': {
             schema: {
               type: 'object',

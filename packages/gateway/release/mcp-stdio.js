@@ -16,6 +16,12 @@ var ROUTE_KINDS = {
    */
   list: { path: "", costs: ["list", "counted_list"] },
   /**
+   * `GET /api/v1/<domain>/<resource>/export`: every matching record as a file in one of
+   * EXPORT_FORMATS, streamed. Charged as a list, as an export on the list route is. Declared before
+   * the detail route, whose `/:id` would take its path.
+   */
+  export: { path: "/export", costs: ["list"] },
+  /**
    * `GET /api/v1/<domain>/<resource>/aggregate`: the records grouped by the resource's dimensions,
    * counted and measured by the ERP in one grouped read (JSON, CSV or NDJSON).
    */
@@ -25,8 +31,13 @@ var ROUTE_KINDS = {
 };
 var ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS);
 var ANSWER_COSTS = ["not_modified", "cached"];
-var REQUEST_COSTS = ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs);
+var REQUEST_COSTS = [...new Set(ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs))];
 var COST_KINDS = [...REQUEST_COSTS, ...ANSWER_COSTS];
+var EXPORT_FORMATS = {
+  csv: { mediaType: "text/csv", extension: "csv" },
+  ndjson: { mediaType: "application/x-ndjson", extension: "ndjson" }
+};
+var EXPORT_FORMAT_ORDER = Object.keys(EXPORT_FORMATS);
 
 // runtime/settings.ts
 var MiB = 1024 * 1024;
@@ -65,7 +76,7 @@ var SETTINGS = {
   AUTH_CHECK_LIMIT: { default: 300, min: 1, max: 1e7, description: "Key checks sent to the ERP per window, all client addresses together; past it a key not already known gets 429 `rate_limited` (keys already validated keep working). With `AUTH_CACHE_TTL_MS=0` every request is a key check: raise this cap to the request rate." },
   RATE_LIMIT_POINTS: { shown: "(empty: off)", min: 1, max: 1e8, description: 'Per-key rate limit (decision D26): points each API key may spend per window; each request costs its kind\'s points (`RATE_LIMIT_COSTS`); past them **429** `rate_limited` with `Retry-After`, the ERP not asked. See "Rate limits".' },
   RATE_LIMIT_WINDOW_SECONDS: { default: 60, min: 1, max: 86400, description: "That window, in whole seconds. Only with `RATE_LIMIT_POINTS`." },
-  RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(","), accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `aggregate` (a summary by group: one grouped read), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list`, `aggregate` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
+  RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(","), accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`, or an export), `counted_list` (a page with its count: two ERP calls), `aggregate` (a summary by group: one grouped read), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list`, `aggregate` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
   REDIS_URL: { shown: "(empty: each process's memory)", accepts: "a `redis://` or `rediss://` URL", description: 'A Redis that several gateway processes share (user, password and database number allowed; never logged): the failed-authentication limits, the cap of key checks and the per-key limits are then counted there, for all processes together. See "Several processes and machines".' },
   REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 1e4, description: "Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits), going on from the counts Redis last gave it, until Redis answers again. Only with `REDIS_URL`." },
   REDIS_KEY_PREFIX: { default: "odg:", accepts: "1 to 64 letters, digits or `:_.-`", description: "Prefix of every key the gateway writes in Redis, so that several gateways can share one Redis. Only with `REDIS_URL`." },
@@ -135,7 +146,7 @@ function loadMcpBridgeConfig(env) {
 var import_mcp = require("@modelcontextprotocol/sdk/server/mcp.js");
 var import_types = require("@modelcontextprotocol/sdk/types.js");
 var SERVER_NAME = "ops-data-gateway";
-var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for fields and filters; query_<domain> lists records with named filters (page with since_id), get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message. A call that reads data costs what its API route costs against the key rate limit; rate_limited (429) and unavailable (503: the gateway holds as many answers as its memory allows) carry retry_after, the seconds to wait before calling again.";
+var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for a resource's fields, filters (with their value types) and sort keys: the tools' schemas do not repeat them. query_<domain> lists records with named filters, ANDed: page with since_id 0, then meta.next_since_id until it is null; get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message; arguments outside a tool's input schema (limit above 200, say) are refused, never adjusted. A call that reads data costs what its API route costs against the key rate limit; rate_limited (429) and unavailable (503: the gateway holds as many answers as its memory allows) carry retry_after, the seconds to wait before calling again.";
 function createMcpServer(backend, version) {
   const server = new import_mcp.McpServer({ name: SERVER_NAME, title: "Operations data API", version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
   const onTheWire = /* @__PURE__ */ new Map();

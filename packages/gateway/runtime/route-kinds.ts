@@ -34,6 +34,12 @@ const ROUTE_KINDS = {
    */
   list: { path: '', costs: ['list', 'counted_list'] },
   /**
+   * `GET /api/v1/<domain>/<resource>/export`: every matching record as a file in one of
+   * EXPORT_FORMATS, streamed. Charged as a list, as an export on the list route is. Declared before
+   * the detail route, whose `/:id` would take its path.
+   */
+  export: { path: '/export', costs: ['list'] },
+  /**
    * `GET /api/v1/<domain>/<resource>/aggregate`: the records grouped by the resource's dimensions,
    * counted and measured by the ERP in one grouped read (JSON, CSV or NDJSON).
    */
@@ -56,7 +62,24 @@ export type RequestCost = RouteKinds[RouteKind]['costs'][number];
 export const ANSWER_COSTS = ['not_modified', 'cached'] as const;
 export type AnswerCost = (typeof ANSWER_COSTS)[number];
 export type CostKind = RequestCost | AnswerCost;
-/** The costs charged up front, by kind in their declared order. */
-export const REQUEST_COSTS: readonly RequestCost[] = ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs);
+/** The costs charged up front, by kind in their declared order, each once (two kinds may share one). */
+export const REQUEST_COSTS: readonly RequestCost[] = [...new Set(ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs))];
 /** Every cost kind, the request costs then the answer costs: the keys of RATE_LIMIT_COSTS. */
 export const COST_KINDS: readonly CostKind[] = [...REQUEST_COSTS, ...ANSWER_COSTS];
+
+/**
+ * The formats of an export, declared once: the export route answers each (`format=<name>`, or
+ * `Accept: <mediaType>`), as the list route does for compatibility. The runtime's encoders
+ * (export/export-encoders.ts) and the generator's OpenAPI operation, query schemas and docs
+ * (codegen/kinds/export/) are tables keyed by `ExportFormat`: a format added here and missing on one
+ * side fails the type check.
+ */
+export const EXPORT_FORMATS = {
+  csv: { mediaType: 'text/csv', extension: 'csv' },
+  ndjson: { mediaType: 'application/x-ndjson', extension: 'ndjson' },
+} as const satisfies Readonly<Record<string, { readonly mediaType: string; readonly extension: string }>>;
+
+export type ExportFormats = typeof EXPORT_FORMATS;
+export type ExportFormat = keyof ExportFormats;
+/** The formats in their declared order; the first is the export's default (no `format`, no `Accept` naming one). */
+export const EXPORT_FORMAT_ORDER = Object.keys(EXPORT_FORMATS) as readonly ExportFormat[];

@@ -21,8 +21,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { ChangeEntry } from '../changes/change-feed';
 import type { CsvFormulas } from '../query/parse-query';
 import type { FieldSpec } from '../resource-spec';
-
-export type ExportFormat = 'csv' | 'ndjson';
+import { EXPORT_FORMATS, type ExportFormat } from '../route-kinds';
 
 export interface ExportEncoder {
   readonly contentType: string;
@@ -35,9 +34,17 @@ export interface ExportEncoder {
 /** The column a change-feed export adds. */
 const REMOVED = '_removed';
 
+type EncoderMaker = (fields: readonly Pick<FieldSpec, 'name'>[], changeFeed: boolean, formulas: CsvFormulas) => ExportEncoder;
+
+/** An encoder for each format route-kinds.ts declares (EXPORT_FORMATS): a format without one fails the type check. */
+const ENCODERS: { readonly [F in ExportFormat]: EncoderMaker } = {
+  csv: csvEncoder,
+  ndjson: (_fields, changeFeed) => ndjsonEncoder(changeFeed),
+};
+
 /** `fields`: the columns of a CSV (records' field names, or an aggregate answer's keys). */
 export function encoderFor(format: ExportFormat, fields: readonly Pick<FieldSpec, 'name'>[], changeFeed: boolean, formulas: CsvFormulas): ExportEncoder {
-  return format === 'csv' ? csvEncoder(fields, changeFeed, formulas) : ndjsonEncoder(changeFeed);
+  return ENCODERS[format](fields, changeFeed, formulas);
 }
 
 function csvEncoder(fields: readonly Pick<FieldSpec, 'name'>[], changeFeed: boolean, formulas: CsvFormulas): ExportEncoder {
@@ -63,8 +70,8 @@ function csvEncoder(fields: readonly Pick<FieldSpec, 'name'>[], changeFeed: bool
     return entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true };
   };
   return {
-    contentType: 'text/csv; charset=utf-8; header=present',
-    extension: 'csv',
+    contentType: `${EXPORT_FORMATS.csv.mediaType}; charset=utf-8; header=present`,
+    extension: EXPORT_FORMATS.csv.extension,
     head: () => stringify([], { ...options, header: true }),
     encode: (entries) => (entries.length ? stringify(entries.map(row), options) : ''),
   };
@@ -76,8 +83,8 @@ function ndjsonEncoder(changeFeed: boolean): ExportEncoder {
     return JSON.stringify(entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true });
   };
   return {
-    contentType: 'application/x-ndjson; charset=utf-8',
-    extension: 'ndjson',
+    contentType: `${EXPORT_FORMATS.ndjson.mediaType}; charset=utf-8`,
+    extension: EXPORT_FORMATS.ndjson.extension,
     head: () => '',
     encode: (entries) => {
       let text = '';

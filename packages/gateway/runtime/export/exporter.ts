@@ -35,7 +35,8 @@ import type { ListQuery } from '../query/parse-query';
 import { unreadableFieldsHeader, type ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
 import { deadlineExpired } from '../request/request-context';
-import { encoderFor, type ExportEncoder, type ExportFormat } from './export-encoders';
+import type { ExportFormat } from '../route-kinds';
+import { encoderFor, type ExportEncoder } from './export-encoders';
 
 export interface ExportSettings {
   readonly maxRows: number;

@@ -27,8 +27,9 @@ export const SERVER_NAME = 'ops-data-gateway';
 
 const INSTRUCTIONS =
   'Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). ' +
-  'Start with list_resources, then describe_resource for fields and filters; query_<domain> lists records with named filters (page with since_id), get_record reads one. ' +
-  'Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message. ' +
+  "Start with list_resources, then describe_resource for a resource's fields, filters (with their value types) and sort keys: the tools' schemas do not repeat them. " +
+  'query_<domain> lists records with named filters, ANDed: page with since_id 0, then meta.next_since_id until it is null; get_record reads one. ' +
+  "Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message; arguments outside a tool's input schema (limit above 200, say) are refused, never adjusted. " +
   'A call that reads data costs what its API route costs against the key rate limit; rate_limited (429) and unavailable (503: the gateway holds as many answers as its memory allows) carry retry_after, the seconds to wait before calling again.';
 
 export interface ToolBackend {

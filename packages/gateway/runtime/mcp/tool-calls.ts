@@ -3,10 +3,13 @@
  * `/api/v1/...` sent through the gateway's own request pipeline (`ApiGet`, in-process-get.ts), so the key
  * check, read rights, scope, drift, memory budget, limits, deadline and log line are exactly those of
  * the HTTP route, and so will be whatever is later added to that pipeline. The tool's typed
- * arguments become the route's query string; the API's parser judges them, so a bad value is the
- * API's own error (code and message), answered as a tool error.
+ * arguments are first held to the tool's input schema as `tools/list` gives it (ajv): an argument
+ * outside it (`limit: 1000` where the schema says at most 200) is a tool error, never adjusted. They
+ * then become the route's query string; the API's parser judges them, so a bad value is the API's own
+ * error (code and message), answered as a tool error.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import catalogue from '../../generated/mcp-tools.json';
 import { GatewayError } from '../errors';
 import type { RouteKind } from '../route-kinds';
@@ -54,6 +57,23 @@ export const API_VERSION = catalogue.version;
 /** The bounds of one MCP request (codegen LIMITS: messages in a batch, tool calls running at once). */
 export const MCP_LIMITS: { readonly batch_max: number; readonly calls_in_flight: number } = catalogue.limits;
 
+/** Each tool's input schema as tools/list serves it, compiled once at start-up. */
+const ajv = new Ajv2020({ allErrors: false, strict: false });
+const ARGUMENT_CHECKS: ReadonlyMap<string, ValidateFunction> = new Map(TOOLS.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]));
+
+/** Refuses arguments outside the tool's input schema, before anything is read: what the schema promises is what is kept. */
+function assertWithinSchema(name: string, args: Record<string, unknown>): void {
+  const validate = ARGUMENT_CHECKS.get(name);
+  if (!validate || validate(args)) return;
+  const [error] = validate.errors ?? [];
+  if (!error) return;
+  const argument = error.instancePath.slice(1).replace(/\//g, '.');
+  // An unknown argument name or resource is refused below, with what is known to pick from.
+  if ((error.keyword === 'additionalProperties' && argument === '') || argument === 'resource') return;
+  if (error.keyword === 'required') throw badRequest(`Missing argument '${(error.params as { missingProperty: string }).missingProperty}' for ${name}.`);
+  throw new ToolRefusal('invalid_value', `Argument '${argument}' ${error.message ?? 'is invalid'} (the input schema of ${name}); nothing was read.`);
+}
+
 /** A refusal in the API's terms, answered as a tool error. */
 class ToolRefusal extends Error {
   constructor(
@@ -65,6 +85,8 @@ class ToolRefusal extends Error {
 }
 
 const badRequest = (message: string) => new ToolRefusal('bad_request', message);
+/** The status each refusal would have on the route, as the API's error table gives it. */
+const REFUSAL_STATUS: Readonly<Record<string, number>> = { bad_request: 400, not_found: 404, invalid_value: 422 };
 
 function toolError(code: string, message: string, extra: Record<string, unknown> = {}): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code, message, ...extra } }) }] };
@@ -216,7 +238,8 @@ interface RouteTool {
   call(args: Record<string, unknown>, get: ApiGet, matched: { readonly domain?: string }): Promise<CallToolResult>;
 }
 
-const ROUTE_TOOLS: { readonly [K in RouteKind]: RouteTool } = {
+/** The tools of each kind; `null` for a kind that has none (an export is a file for a person or a loader, not an answer for a model). */
+const ROUTE_TOOLS: { readonly [K in RouteKind]: RouteTool | null } = {
   list: {
     match: (name) => {
       const domain = DOMAIN_OF_TOOL.get(name);
@@ -224,6 +247,7 @@ const ROUTE_TOOLS: { readonly [K in RouteKind]: RouteTool } = {
     },
     call: (args, get, { domain }) => queryResource(domain as string, args, get),
   },
+  export: null,
   aggregate: {
     match: (name) => (name === 'aggregate' ? {} : undefined),
     call: (args, get) => aggregateResource(args, get),
@@ -238,18 +262,19 @@ const ROUTE_TOOLS: { readonly [K in RouteKind]: RouteTool } = {
 export async function callTool(name: string, rawArgs: unknown, host: ToolHost): Promise<CallToolResult> {
   try {
     const args = objectArgument(rawArgs, 'arguments');
+    assertWithinSchema(name, args);
     if (name === 'list_resources') {
       onlyKnown(args, new Set(), name);
       return held(listResources(), host);
     }
     if (name === 'describe_resource') return held(describeResource(args), host);
     for (const tool of Object.values(ROUTE_TOOLS)) {
-      const matched = tool.match(name);
-      if (matched) return await tool.call(args, host.get, matched);
+      const matched = tool?.match(name);
+      if (tool && matched) return await tool.call(args, host.get, matched);
     }
     return toolError('not_found', `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(', ')}.`, { status: 404 });
   } catch (error) {
-    if (error instanceof ToolRefusal) return toolError(error.code, error.message, { status: error.code === 'bad_request' ? 400 : 404 });
+    if (error instanceof ToolRefusal) return toolError(error.code, error.message, { status: REFUSAL_STATUS[error.code] ?? 400 });
     if (error instanceof GatewayError) return gatewayToolError(error);
     throw error;
   }

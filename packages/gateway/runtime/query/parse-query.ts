@@ -8,7 +8,7 @@ import type Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { badRequest, invalidValue } from '../errors';
 import type { FieldSpec, FilterSpec, ResourceSpec } from '../resource-spec';
-import { ROUTE_KIND_ORDER, type RouteKind } from '../route-kinds';
+import { type ExportFormat, ROUTE_KIND_ORDER, type RouteKind } from '../route-kinds';
 import { parseChangedSince, type ChangeCursor } from './changed-since';
 import { erpDate, erpDatetimeCondition, parseDateValue, type ParsedDate } from './dates';
 import { escapeLike, type FilterTerm } from './domain';
@@ -39,10 +39,17 @@ export interface ListQuery {
 export type CsvFormulas = 'escaped' | 'raw';
 
 /** What a list request asks for: a JSON page, or an export of every matching record. */
-export type ListFormat = 'json' | 'csv' | 'ndjson';
+export type ListFormat = 'json' | ExportFormat;
 
 /** Parameters an export does not take: it streams every matching record, by ascending id. */
 const NOT_WITH_EXPORT = ['limit', 'offset', 'order', 'total'] as const;
+
+/** Refuses what an export does not take, saying why (before the shape check, which would only call it unknown). */
+function assertExportable(query: RawQuery): void {
+  const refused = NOT_WITH_EXPORT.filter((name) => query[name] !== undefined);
+  if (refused.length)
+    throw badRequest(`An export streams every matching record by ascending id: ${refused.join(', ')} cannot be used with it (filter instead; since_id resumes after an id).`);
+}
 
 export interface DetailQuery {
   readonly fields: readonly FieldSpec[];
@@ -97,15 +104,25 @@ export class QueryParser {
     return validate;
   }
 
-  /** `format` is what the request asks for, by `format` or `Accept` (the handler decides which). */
+  /**
+   * A list route's query. `format` is what the request asks for, by `format` or `Accept` (the handler
+   * decides which): an export asked on the list route (kept for compatibility) reads as on the export route.
+   */
   parseList(query: RawQuery, format: ListFormat = 'json'): ListQuery {
     this.checkShape('list', query);
+    if (format !== 'json') assertExportable(query);
+    return this.parseListed(query, format);
+  }
+
+  /** The export route's query (`/export`): the list's filters, `fields`, `since_id` and `changed_since`, no paging or order. */
+  parseExport(query: RawQuery, format: ExportFormat): ListQuery {
+    assertExportable(query);
+    this.checkShape('export', query);
+    return this.parseListed(query, format);
+  }
+
+  private parseListed(query: RawQuery, format: ListFormat): ListQuery {
     const deprecated: string[] = [];
-    if (format !== 'json') {
-      const refused = NOT_WITH_EXPORT.filter((name) => query[name] !== undefined);
-      if (refused.length)
-        throw badRequest(`An export streams every matching record by ascending id: ${refused.join(', ')} cannot be used with it (filter instead; since_id resumes after an id).`);
-    }
     if (query['csv_formulas'] !== undefined && format !== 'csv')
       throw badRequest('csv_formulas applies to CSV exports only (format=csv, or Accept: text/csv): other answers never hold formulas.');
     const changes = query['changed_since'] === undefined ? undefined : parseChangedSince(query['changed_since'] as string);
@@ -305,12 +322,19 @@ function errorFromSchema(errors: readonly ErrorObject[], filters: ReadonlyMap<st
   // The spec's table: an invalid sort is 400, whatever is wrong with it (too long, given twice).
   if (name === 'order')
     return badRequest(`Invalid sort: order ${Array.isArray(dataOf(first)) ? 'given more than once' : 'too long'}; use field, field asc or field desc, comma-separated.`);
+  // The route's own values: the list route takes json and the export formats, the export route the export formats.
+  if (name === 'format' && first?.keyword === 'enum') return invalidValue(`format: expected ${listed((first.params as { allowedValues: string[] }).allowedValues)}.`);
   const filter = filters.get(name);
   if (filter?.type === 'enum') return invalidValue(`${name} must be one of: ${(filter.values ?? []).join(', ')}.`);
   const expectedOf = filter?.type ?? name;
   return invalidValue(
     `${name}: ${(Object.hasOwn(EXPECTED, expectedOf) && EXPECTED[expectedOf]) || 'invalid value'}${Array.isArray(dataOf(first)) ? ' (given more than once)' : ''}.`,
   );
+}
+
+/** `a, b or c`. */
+function listed(values: readonly string[]): string {
+  return values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
 }
 
 function dataOf(error: ErrorObject | undefined): unknown {
@@ -324,7 +348,7 @@ const EXPECTED: Readonly<Record<string, string>> = {
   total: 'expected true or false',
   order: 'expected one sort text',
   fields: 'expected one comma-separated list of field names',
-  format: 'expected json, csv or ndjson',
+  format: 'expected one format name',
   changed_since: 'expected one ISO 8601 date-time or the token meta.next_changed_since gave',
   integer: 'expected a non-negative integer',
   number: 'expected a decimal number',

@@ -79,6 +79,8 @@ class ClusterSum {
   private readonly last = new Map<number, MetricsJson>();
   /** The counters and histograms of every worker that has exited, summed, as of each one's last answer. */
   private retired: MetricsJson = [];
+  /** The highest value each counter and histogram series has been exposed with (see neverLower). */
+  private readonly exposed = new Map<string, number>();
   private nextId = 0;
   private readonly waiting = new Map<string, (metrics: MetricsJson | undefined) => void>();
 
@@ -99,8 +101,27 @@ class ClusterSum {
       if (answer && !worker.isDead()) this.last.set(worker.id, answer);
     });
     // Read at once, with no wait in between: each worker is either live (here) or retired, never both.
-    const registry = AggregatorRegistry.aggregate([...this.last.values(), this.retired]);
+    const summed = await AggregatorRegistry.aggregate([...this.last.values(), this.retired]).getMetricsAsJSON();
+    const registry = AggregatorRegistry.aggregate([this.neverLower(summed)]);
     return { body: await registry.metrics(), contentType: registry.contentType };
+  }
+
+  /**
+   * Each counter and histogram series at least as high as it was last exposed. The same numbers added
+   * in another order (a dead worker's moving from the live ones to the retired sum) may round the last
+   * bit of a float sum down (a `_sum` of seconds 1.3885447290000041, then ...040), and any decrease is
+   * a counter reset to Prometheus: a rate spike. Integers (counts, buckets) never round.
+   */
+  private neverLower(metrics: MetricsJson): MetricsJson {
+    for (const metric of metrics) {
+      if (!MONOTONIC.has(String(metric.type))) continue;
+      for (const value of metric.values) {
+        const key = `${metric.name}\u0000${seriesKey(value)}`;
+        value.value = Math.max(value.value, this.exposed.get(key) ?? value.value);
+        this.exposed.set(key, value.value);
+      }
+    }
+    return metrics;
   }
 
   private ask(worker: Worker, id: number): Promise<MetricsJson | undefined> {
