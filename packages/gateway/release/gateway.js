@@ -1698,7 +1698,7 @@ var import_express3 = __toESM(require("express"));
 var import_node_crypto7 = require("node:crypto");
 
 // generated/docs-assets.ts
-var DOCS_PAGE_CSP = "default-src 'none'; script-src 'sha256-gQpJyKygw33cFbRazoC3mIiESCryiZivAyOpy0QvGqk='; style-src 'sha256-ey7roBel3K9Sbud3IYFm9xvl1jF40Rq9crZUigQDo18='; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+var DOCS_PAGE_CSP = "default-src 'none'; script-src 'sha256-sDNbTVlFNw8DDozlV5xye97tef5XIRf+m46/katsw+o='; style-src 'sha256-ey7roBel3K9Sbud3IYFm9xvl1jF40Rq9crZUigQDo18='; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 var DOCS_PAGE_HTML = `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -5550,7 +5550,7 @@ footer {
   const answer = document.getElementById('try-answer');
   const headersOut = document.getElementById('try-headers');
   // A data route: a list, its export or a record (resource names may hold '-': fleet/fuel-logs).
-  const ROUTE = /^\\/api\\/v1\\/[a-z0-9_]+\\/[a-z0-9_-]+(\\/[0-9]+|\\/export)?(\\?[^#\\s]*)?$/;
+  const ROUTE = /^\\/api\\/v1\\/[a-z0-9_]+\\/[a-z0-9_-]+(\\/[0-9]+|\\/export|\\/aggregate)?(\\?[^#\\s]*)?$/;
   const MAX_SHOWN = 60000;
   /** Forgets the previous answer: its status, headers and body. */
   function clearAnswer() {
@@ -5579,7 +5579,7 @@ footer {
     const secret = key.value.trim();
     clearAnswer();
     if (!ROUTE.test(route)) {
-      status.textContent = 'The path must be a data route: /api/v1/<domain>/<resource>[/<id> or /export][?query].';
+      status.textContent = 'The path must be a data route: /api/v1/<domain>/<resource>[/<id>, /export or /aggregate][?query].';
       path.focus();
       return;
     }
