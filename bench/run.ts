@@ -8,7 +8,8 @@
  * --rounds N, --seconds S (per side per round), --min-requests N (a slow scenario's rounds are
  * lengthened, up to 20 s, to get that many answers), --soak-requests N, --soak-seconds S,
  * --operate-only (only the "operate" section: access log, metrics, traces and compression on and off,
- * written to bench/results/operate.{json,md}). --exports-only
+ * written to bench/results/operate.{json,md}). --expand-only (only `expand` against 1 + N requests, bench/expand.ts,
+ * written to bench/results/expand.md). --exports-only
  * (only the whole-table exports of bench/exports.ts, written to bench/results/exports.md). --aggregate-only
  * (only count by state through the aggregate route against exporting and counting, bench/aggregate-bench.ts).
  */
@@ -27,6 +28,7 @@ import { measureOperate, operateMarkdown, type OperateResult } from './operate';
 import { cacheReport, runCacheBench, type CacheBenchResult } from './cache-bench';
 import { RESOURCE, scenarios, type Scenario } from './scenarios';
 import { benchExports, exportReport } from './exports';
+import { benchExpand, expandReport } from './expand';
 import { aggregateReport, benchAggregate } from './aggregate-bench';
 
 interface Options {
@@ -46,6 +48,8 @@ interface Options {
   readonly cacheOnly: boolean;
   /** Only the exports (bench/exports.ts). */
   readonly exportsOnly: boolean;
+  /** Only `expand` against 1 + N requests (bench/expand.ts). */
+  readonly expandOnly: boolean;
   /** Only the aggregate route against exporting and counting (bench/aggregate-bench.ts). */
   readonly aggregateOnly: boolean;
 }
@@ -80,6 +84,7 @@ function options(): Options {
       'operate-only': { type: 'boolean', default: false },
       'cache-only': { type: 'boolean', default: false },
       'exports-only': { type: 'boolean', default: false },
+      'expand-only': { type: 'boolean', default: false },
       'aggregate-only': { type: 'boolean', default: false },
     },
   });
@@ -96,6 +101,7 @@ function options(): Options {
     operateOnly: values['operate-only'] === true,
     cacheOnly: values['cache-only'] === true,
     exportsOnly: values['exports-only'] === true,
+    expandOnly: values['expand-only'] === true,
     aggregateOnly: values['aggregate-only'] === true,
   };
 }
@@ -374,9 +380,22 @@ async function main(): Promise<void> {
   const cold = await startGateway(sandbox.url, { AUTH_CACHE_TTL_MS: '0', AUTH_NEGATIVE_TTL_MS: '0', AUTH_CHECK_LIMIT: '10000000' });
   const setupSeconds = (performance.now() - started) / 1000;
   try {
+    // Related records in one call against 1 + N calls, on a gateway of its own (a few seconds).
+    const expandLines =
+      opts.soakOnly || opts.cacheOnly || opts.operateOnly || opts.exportsOnly || opts.aggregateOnly
+        ? []
+        : expandReport(await benchExpand(sandbox.url, keys.valid, startGateway, opts.smoke ? 1 : 5, opts.smoke ? 20 : 200));
+    if (expandLines.length) process.stderr.write(`bench: expand\n${expandLines.join('\n')}\n`);
+    if (opts.expandOnly) {
+      const out = join(ROOT, 'bench', 'results');
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, 'expand.md'), `${expandLines.join('\n')}\n`);
+      process.stdout.write(`${expandLines.join('\n')}\n`);
+      return;
+    }
     // Count by state through the aggregate route against exporting and counting on the client.
     const aggregateLines =
-      opts.soakOnly || opts.cacheOnly || opts.operateOnly || opts.exportsOnly
+      opts.soakOnly || opts.cacheOnly || opts.operateOnly || opts.exportsOnly || opts.expandOnly
         ? []
         : aggregateReport(await benchAggregate(sandbox.url, keys.valid, warm, startGateway, opts.smoke ? 3 : 7));
     if (aggregateLines.length) process.stderr.write(`bench: aggregate\n${aggregateLines.join('\n')}\n`);
@@ -388,7 +407,10 @@ async function main(): Promise<void> {
       return;
     }
     // The exports run first, on a gateway of their own: a whole export is minutes of ERP paging.
-    const exportLines = opts.soakOnly || opts.cacheOnly || opts.operateOnly ? [] : exportReport(await benchExports(sandbox.url, keys.valid, 'sandbox', startGateway));
+    const exportLines =
+      opts.soakOnly || opts.cacheOnly || opts.operateOnly || opts.expandOnly || opts.aggregateOnly
+        ? []
+        : exportReport(await benchExports(sandbox.url, keys.valid, 'sandbox', startGateway));
     if (exportLines.length) process.stderr.write(`bench: exports\n${exportLines.join('\n')}\n`);
     if (opts.exportsOnly) {
       const out = join(ROOT, 'bench', 'results');

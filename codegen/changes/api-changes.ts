@@ -12,7 +12,8 @@ export async function apiChangeLines(before: string, after: string): Promise<str
   if (before === after) return ['API unchanged'];
   let changelog: ReturnType<typeof changelogOf>;
   try {
-    changelog = changelogOf(await redoclyDiff(JSON.parse(before) as unknown, JSON.parse(after) as unknown));
+    const [base, revision] = [JSON.parse(before) as unknown, JSON.parse(after) as unknown];
+    changelog = changelogOf(await redoclyDiff(base, revision), [revision, base]);
   } catch (error) {
     return [`API changes not computed (Redocly diff failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`];
   }

@@ -45,9 +45,8 @@ function routeLine(resource: ResourceModel): string {
   // The aggregate route of every resource is described once, in the guide's Summaries (llms.txt's size).
   const [first, ...others] = routesOf(resource).filter((route) => route.kind !== 'aggregate');
   if (!first) return '';
-  return [`${first.emitter.label}: GET ${first.openApiPath}.`, ...others.map((route) => `${route.emitter.label}: + ${route.openApiPath.slice(first.openApiPath.length)}.`)].join(
-    ' ',
-  );
+  // The kinds' paths in their declared order (list, export, detail: the introduction says which is which), within llms.txt's budget.
+  return `Routes: GET ${[first.openApiPath, ...others.map((route) => `+ ${route.openApiPath.slice(first.openApiPath.length)}`)].join(', ')}.`;
 }
 
 function routeSection(resource: ResourceModel): string {
@@ -55,7 +54,7 @@ function routeSection(resource: ResourceModel): string {
     `### ${resource.path}: ${resource.title}${resource.deprecated ? ' [deprecated]' : ''}`,
     resource.description,
     routeLine(resource),
-    `Default order: ${resource.defaultOrderText}. Sortable: ${sortableNames(resource).join(', ') || 'none'}.${scopeText(resource) ? ` Scope: ${scopeText(resource)}.` : ''}`,
+    `Default order: ${resource.defaultOrderText}. Sortable: ${sortableNames(resource).join(', ') || 'none'}.${scopeText(resource) ? ` Scope: ${scopeText(resource)}.` : ''}${resource.relations.length ? ` Expand: ${resource.relations.map((r) => r.name).join(', ')}.` : ''}`,
     'Fields:',
     ...resource.fields.map((f) => `- ${f.name}: ${fieldTypeText(f)}${marks(f)}. ${f.description}`),
   ];
@@ -101,7 +100,7 @@ ${sections.map((section) => `## ${section.title}\n\n${section.body}`).join('\n\n
 
 ## Routes
 
-Per domain, per resource: description; paths (\`+ /export\`: after the first); default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
+Per domain, per resource: description; paths (\`+ /export\`: after the first); default order, sortable fields, scope, \`Expand:\` relations; \`Fields:\` (\`name: type [marks]. description\`) and \`Filters:\` (\`name operator value-format. note\`), one line each; an example record (shape and formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
 
 ${model.domains.map((d) => `## ${d.domain}: ${d.title}\n\n${d.description}\n\n${d.resources.map(routeSection).join('\n\n')}`).join('\n\n')}
 

@@ -24,6 +24,12 @@ export const ANY_RECORD = { type: 'object', required: ['id'], properties: { id: 
 
 export const FIELDS_TEXT = 'Default: all but personal data (only when named).';
 
+/**
+ * The `expand` argument of the query and record tools: bare, as tools/list is charged to the memory
+ * budget ten times over; describe_resource says its syntax and each resource's relations.
+ */
+export const EXPAND_ARGUMENT = { type: 'string' } as const;
+
 /** Every resource's path, `<domain>/<resource>`. */
 function resourcePaths(model: CatalogueModel): string[] {
   return model.domains.flatMap((d) => d.resources.map((r) => r.path));

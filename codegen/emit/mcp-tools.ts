@@ -46,7 +46,7 @@ function catalogueTools(model: CatalogueModel): ToolDefinition[] {
       name: 'describe_resource',
       title: 'Describe a resource',
       description:
-        'What the query tools take for one resource: its fields (type, enum values, nullable, personal-data flag, sortable), named filters (operator, value type, enum values, example), sort keys, default order and scope.',
+        "What the query tools take for one resource: its fields (type, enum values, nullable, personal-data flag, sortable), named filters (operator, value type, enum values, example), sort keys, default order, scope and relations. A relation is embedded by the query tools' and get_record's expand: 'lines(id,price_total),order'.",
       inputSchema: { type: 'object', additionalProperties: false, required: ['resource'], properties: { resource: resourceArg } },
       outputSchema: {
         type: 'object',
@@ -57,6 +57,7 @@ function catalogueTools(model: CatalogueModel): ToolDefinition[] {
           fields: { type: 'array', items: { type: 'object' } },
           filters: { type: 'array', items: { type: 'object' } },
           sortable: { type: 'array', items: { type: 'string' } },
+          relations: { type: 'array', items: { type: 'object' } },
         },
       },
       annotations: READ_ONLY,
@@ -116,6 +117,7 @@ function resourceEntry(domain: DomainModel, resource: ResourceModel): Schema {
     ...(scope ? { scope: `only records with ${scope}` } : {}),
     fields: resource.fields.map(fieldEntry),
     filters: resource.filters.map((f) => filterEntry(f, resource)),
+    relations: resource.relations.map((r) => ({ name: r.name, kind: r.kind, resource: r.target })),
     personal_fields: personalNames(resource),
     ...aggregateEntry(resource),
   };

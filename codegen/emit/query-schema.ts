@@ -50,6 +50,8 @@ function listedProperties(resource: ResourceModel): Record<string, object> {
     csv_formulas: { type: 'string', enum: ['escaped', 'raw'] },
     // A date-time or a token the gateway gave: which of the two, and whether it is valid, is checked at run time.
     changed_since: { type: 'string', minLength: 1, maxLength: 128 },
+    // Relation names, each with its own field list in parentheses: read and checked at run time.
+    expand: { type: 'string', minLength: 1, maxLength: MAX_LIST_TEXT },
   };
   for (const filter of resource.filters) properties[filter.name] = filterValueSchema(filter);
   return properties;
@@ -93,6 +95,6 @@ export function detailQuerySchema(resource: ResourceModel): object {
     $comment: banner(resource.file),
     type: 'object',
     additionalProperties: false,
-    properties: { fields: { type: 'string', maxLength: MAX_LIST_TEXT } },
+    properties: { fields: { type: 'string', maxLength: MAX_LIST_TEXT }, expand: { type: 'string', minLength: 1, maxLength: MAX_LIST_TEXT } },
   };
 }

@@ -19,6 +19,7 @@ function resourceSpec(resource: ResourceModel): ResourceSpec {
     scope: resource.scope,
     fields: resource.fields.map(({ description: _d, sortable: _s, ...field }) => field),
     filters: resource.filters.map(({ description: _d, example: _e, ...filter }) => filter),
+    relations: resource.relations.map(({ description: _d, ...relation }) => relation),
     sortable: resource.sortable,
     deprecated: resource.deprecated,
     ...(resource.aggregate ? { aggregate: resource.aggregate } : {}),

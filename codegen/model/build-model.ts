@@ -6,25 +6,27 @@
 import { buildAggregate } from '../kinds/aggregate/aggregate-catalogue';
 import type { CatalogueFile } from '../load/load-catalogue';
 import { filterTypeOfField, isPlainStored } from '../validate/validate-catalogue';
-import type { CatalogueModel, DomainModel, FieldModel, FilterModel, ResourceModel } from './catalogue-model';
-import type { RawCache, RawDomain, RawErpSource, RawField, RawFilter, RawResource } from './raw';
+import type { CatalogueModel, DomainModel, FieldModel, FilterModel, RelationModel, ResourceModel } from './catalogue-model';
+import type { RawCache, RawDomain, RawErpSource, RawField, RawFilter, RawRelation, RawResource } from './raw';
 import type { FieldSource, FilterType } from '../../packages/gateway/runtime/resource-spec';
 
 const byName = <T extends { name: string }>(a: T, b: T): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 export function buildModel(files: readonly CatalogueFile[], version: string): CatalogueModel {
-  const domains = files.map((file) => buildDomain(file.data as RawDomain, file.path));
+  const raws = new Map<string, RawResource>();
+  for (const file of files) for (const [name, resource] of Object.entries((file.data as RawDomain).resources)) raws.set(`${(file.data as RawDomain).domain}/${name}`, resource);
+  const domains = files.map((file) => buildDomain(file.data as RawDomain, file.path, raws));
   domains.sort((a, b) => (a.domain < b.domain ? -1 : 1));
   return { version, domains };
 }
 
-function buildDomain(raw: RawDomain, file: string): DomainModel {
-  const resources = Object.entries(raw.resources).map(([name, resource]) => buildResource(raw.domain, name, resource, file, raw.cache));
+function buildDomain(raw: RawDomain, file: string, raws: ReadonlyMap<string, RawResource>): DomainModel {
+  const resources = Object.entries(raw.resources).map(([name, resource]) => buildResource(raw.domain, name, resource, file, raw.cache, raws));
   resources.sort(byName);
   return { domain: raw.domain, title: raw.title, description: raw.description, file, resources };
 }
 
-function buildResource(domain: string, name: string, raw: RawResource, file: string, domainCache: RawCache | undefined): ResourceModel {
+function buildResource(domain: string, name: string, raw: RawResource, file: string, domainCache: RawCache | undefined, raws: ReadonlyMap<string, RawResource>): ResourceModel {
   const fields = Object.entries(raw.fields).map(([fieldName, field]) => buildField(fieldName, field));
   const filters = Object.entries(raw.filters ?? {}).map(([filterName, filter]) => buildFilter(filterName, filter, raw));
   const sortable: Record<string, string> = {};
@@ -41,6 +43,9 @@ function buildResource(domain: string, name: string, raw: RawResource, file: str
     scope: (raw.scope ?? []).map((term) => ({ erp: term.erp, op: term.op, value: term.value })),
     fields,
     filters,
+    relations: Object.entries(raw.relations ?? {})
+      .map(([relationName, relation]) => buildRelation(raw, relationName, relation, raws))
+      .sort(byName),
     sortable,
     deprecated: raw.deprecated ?? false,
     ...aggregateOf(raw),
@@ -53,6 +58,27 @@ function buildResource(domain: string, name: string, raw: RawResource, file: str
 function aggregateOf(raw: RawResource): Pick<ResourceModel, 'aggregate'> {
   const aggregate = buildAggregate(raw);
   return aggregate ? { aggregate } : {};
+}
+
+/** A relation (checked by validate-catalogue.ts: both ends exist, `via` is an integer many2one to the other end's model). */
+function buildRelation(raw: RawResource, name: string, relation: RawRelation, raws: ReadonlyMap<string, RawResource>): RelationModel {
+  const many = relation.to_many !== undefined;
+  const target = (relation.to_many ?? relation.to_one) as string;
+  const holder = many ? (raws.get(target) as RawResource) : raw;
+  const erp = (holder.fields[relation.via] as RawField).erp as { many2one: string };
+  const filter = many ? Object.entries(holder.filters ?? {}).find(([, f]) => f.field === relation.via && f.op === '=')?.[0] : undefined;
+  const title = (raws.get(target) as RawResource).title.toLowerCase();
+  return {
+    name,
+    kind: many ? 'to_many' : 'to_one',
+    target,
+    link: erp.many2one,
+    via: relation.via,
+    ...(filter ? { filter } : {}),
+    description:
+      relation.description ??
+      (many ? `The ${title} of this record (${target} whose ${relation.via} is its id).` : `The record of ${target} that ${relation.via} points to (${title}).`),
+  };
 }
 
 /** The resource's `cache` in the runtime's terms; nothing when the catalogue says nothing (the settings decide). */

@@ -2,7 +2,7 @@
  * @module The normalised catalogue every emitter reads: domains and resources sorted, every
  * default resolved, every ERP mapping in the runtime's own shape.
  */
-import type { FieldSpec, FilterSpec, QuerySchemas, ResourceSpec } from '../../packages/gateway/runtime/resource-spec';
+import type { FieldSpec, FilterSpec, QuerySchemas, RelationSpec, ResourceSpec } from '../../packages/gateway/runtime/resource-spec';
 
 export interface FieldModel extends FieldSpec {
   readonly description: string;
@@ -15,7 +15,12 @@ export interface FilterModel extends FilterSpec {
   readonly example: string;
 }
 
-export interface ResourceModel extends Omit<ResourceSpec, 'fields' | 'filters' | keyof QuerySchemas> {
+export interface RelationModel extends RelationSpec {
+  readonly description: string;
+}
+
+export interface ResourceModel extends Omit<ResourceSpec, 'fields' | 'filters' | 'relations' | keyof QuerySchemas> {
+  readonly relations: readonly RelationModel[];
   readonly title: string;
   readonly description: string;
   readonly fields: readonly FieldModel[];
@@ -42,7 +47,7 @@ export interface CatalogueModel {
 
 /** Common parameters of list routes (interface spec, "Query parameters common to list routes"). */
 /** The list route's query parameters besides the filters (it also takes the export's `format` and `csv_formulas`, for compatibility: undocumented there). */
-export const COMMON_LIST_PARAMETERS = ['limit', 'offset', 'since_id', 'total', 'order', 'fields', 'changed_since'] as const;
+export const COMMON_LIST_PARAMETERS = ['limit', 'offset', 'since_id', 'total', 'order', 'fields', 'changed_since', 'expand'] as const;
 /** The export route's query parameters besides the filters. */
 export const EXPORT_PARAMETERS = ['format', 'fields', 'since_id', 'csv_formulas', 'changed_since'] as const;
 
@@ -58,4 +63,6 @@ export const LIMITS = Object.freeze({
   mcpBatchMax: 16,
   /** Tool calls of one POST to /mcp that run at once; the others of its batch wait their turn. */
   mcpCallsInFlight: 4,
+  /** Related records of one record in an expanded `to_many` relation; more are paged from the related list route. */
+  expandPerRecord: 50,
 });

@@ -48,6 +48,14 @@ export interface RawCache {
 /** The resource's `aggregate` (catalogue.schema.json): none, or the fields that may be grouped by and measured. */
 type RawAggregate = false | { dimensions?: string[]; measures?: string[] };
 
+/** A relation to another resource (catalogue.schema.json, `relations`): exactly one of `to_many`, `to_one`. */
+export interface RawRelation {
+  to_many?: string;
+  to_one?: string;
+  via: string;
+  description?: string;
+}
+
 export interface RawResource {
   title: string;
   description: string;
@@ -60,6 +68,7 @@ export interface RawResource {
   aggregate?: RawAggregate;
   fields: Record<string, RawField>;
   filters?: Record<string, RawFilter>;
+  relations?: Record<string, RawRelation>;
 }
 
 export interface RawDomain {

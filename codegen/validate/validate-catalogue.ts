@@ -12,7 +12,7 @@ import { locate, type CatalogueFile } from '../load/load-catalogue';
 import { COMMON_LIST_PARAMETERS, EXPORT_PARAMETERS } from '../model/catalogue-model';
 import { checkAggregate } from '../kinds/aggregate/aggregate-catalogue';
 import { closest } from './closest';
-import type { RawCache, RawDomain, RawField, RawFilter, RawResource } from '../model/raw';
+import type { RawCache, RawDomain, RawField, RawFilter, RawRelation, RawResource } from '../model/raw';
 
 type Path = readonly (string | number)[];
 
@@ -52,7 +52,81 @@ export function validateCatalogue(files: readonly CatalogueFile[], schema: objec
       checkCache(resource.cache, domain.cache, ['resources', name, 'cache'], report);
     }
   }
+  if (errors.length === 0) checkRelations(files, errors);
   return errors;
+}
+
+/**
+ * Relations join two resources of the catalogue, possibly of two files: both ends must exist, the
+ * link (`via`) must be an integer many2one field of the resource that holds it, pointing to the other
+ * end's model, and a `to_many` relation needs the related resource's `=` filter on the link (its
+ * records beyond the bound per record are paged with it). A relation's name is not one of the
+ * resource's fields (both would be keys of the same record).
+ */
+function checkRelations(files: readonly CatalogueFile[], errors: CatalogueError[]): void {
+  const resources = new Map<string, RawResource>();
+  for (const file of files) {
+    const domain = file.data as RawDomain;
+    for (const [name, resource] of Object.entries(domain.resources)) resources.set(`${domain.domain}/${name}`, resource);
+  }
+  for (const file of files) {
+    const domain = file.data as RawDomain;
+    for (const [name, resource] of Object.entries(domain.resources))
+      for (const [relationName, relation] of Object.entries(resource.relations ?? {})) {
+        const problem = relationProblem(`${domain.domain}/${name}`, resource, relationName, relation, resources);
+        if (!problem) continue;
+        const at = ['resources', name, 'relations', relationName, ...(problem.key ? [problem.key] : [])];
+        errors.push({
+          file: file.path,
+          ...locate(file, at, problem.key === undefined),
+          key: keyPath(at),
+          message: problem.message,
+          ...(problem.allowed ? { allowed: problem.allowed } : {}),
+        });
+      }
+  }
+}
+
+function relationProblem(
+  path: string,
+  resource: RawResource,
+  name: string,
+  relation: RawRelation,
+  resources: ReadonlyMap<string, RawResource>,
+): { key?: string; message: string; allowed?: string } | undefined {
+  const many = relation.to_many !== undefined;
+  const targetPath = (relation.to_many ?? relation.to_one) as string;
+  const key = many ? 'to_many' : 'to_one';
+  if (resource.fields[name]) return { message: `relation '${name}' of ${path} has the name of one of its fields: name it otherwise (both would be keys of the same record)` };
+  const target = resources.get(targetPath);
+  if (!target)
+    return { key, message: `relation '${name}' of ${path} points to ${targetPath}, which the catalogue does not define`, allowed: namesAllowed(targetPath, [...resources.keys()]) };
+  const [holder, holderPath, pointed] = many ? [target, targetPath, resource] : [resource, path, target];
+  const links = Object.entries(holder.fields)
+    .filter(([, f]) => f.type === 'integer' && typeof f.erp === 'object' && 'many2one' in f.erp && f.erp.comodel === pointed.model)
+    .map(([fieldName]) => fieldName);
+  const allowed = links.length ? namesAllowed(relation.via, links) : `no integer many2one field of ${holderPath} points to ${pointed.model}`;
+  const field = holder.fields[relation.via];
+  if (!field) return { key: 'via', message: `relation '${name}' of ${path}: ${holderPath} has no field '${relation.via}' to hold the link`, allowed };
+  const erp = field.erp;
+  if (typeof erp !== 'object' || !('many2one' in erp) || field.type !== 'integer')
+    return {
+      key: 'via',
+      message: `relation '${name}' of ${path}: field '${relation.via}' of ${holderPath} is not an integer many2one ({ many2one: <field>, comodel: <model> }, type integer)`,
+      allowed,
+    };
+  if (erp.comodel !== pointed.model)
+    return {
+      key: 'via',
+      message: `relation '${name}' of ${path}: field '${relation.via}' of ${holderPath} points to ${erp.comodel}, not to ${many ? path : targetPath}'s model ${pointed.model}`,
+      allowed,
+    };
+  if (many && !Object.values(target.filters ?? {}).some((filter) => filter.field === relation.via && filter.op === '='))
+    return {
+      key: 'via',
+      message: `relation '${name}' of ${path}: ${targetPath} needs a filter { op: "=", field: ${relation.via} } (its records beyond the bound per record are paged with it)`,
+    };
+  return undefined;
 }
 
 /** `atKey`: located at the map key rather than its value; `allowed`: what the catalogue accepts there. */
@@ -285,6 +359,9 @@ function explainSchemaErrors(errors: readonly ErrorObject[]): SchemaProblem[] {
         if (path[path.length - 1] === 'erp') {
           message = 'this is not a source of values the gateway knows';
           allowed = ERP_SOURCES;
+        } else if (path.includes('relations')) {
+          message = "a relation says either 'to_many' or 'to_one' (the related resource), not both";
+          allowed = '{ to_many: <domain>/<resource>, via } or { to_one: <domain>/<resource>, via }';
         } else {
           message = "a filter says either 'field' (an exposed field) or 'erp' with 'type' (an ERP field), not both";
           allowed = '{ op, field } or { op, erp, type[, values] }';

@@ -64,7 +64,7 @@ describe('the documents cover the catalogue', () => {
       // Besides the query and path parameters, the If-None-Match header of a conditional GET.
       expect(parameterNames(`/api/v1/${r.path}`).sort()).toEqual([...COMMON_LIST_PARAMETERS, ...r.filters.map((f) => f.name), 'If-None-Match'].sort());
       expect(parameterNames(`/api/v1/${r.path}/export`).sort()).toEqual([...EXPORT_PARAMETERS, ...r.filters.map((f) => f.name)].sort());
-      expect(parameterNames(`/api/v1/${r.path}/{id}`).sort()).toEqual(['If-None-Match', 'fields', 'id']);
+      expect(parameterNames(`/api/v1/${r.path}/{id}`).sort()).toEqual(['If-None-Match', 'expand', 'fields', 'id']);
       if (r.aggregate)
         expect(parameterNames(`/api/v1/${r.path}/aggregate`).sort()).toEqual(
           ['group_by', 'measures', 'order', 'limit', 'offset', 'format', 'csv_formulas', ...r.filters.map((f) => f.name), 'If-None-Match'].sort(),
@@ -87,9 +87,8 @@ describe('the documents cover the catalogue', () => {
 
   it.each(resources.map((r) => [r.path, r] as const))('documents %s in llms.txt', (_path, r) => {
     const text = section(r);
-    expect(text).toContain(`GET /api/v1/${r.path}.`);
-    // The routes after the first are written after its path.
-    expect(text).toContain(`List: GET /api/v1/${r.path}. Export: + /export. Detail: + /{id}.`);
+    // The list's path, then the routes after it as suffixes (export, detail).
+    expect(text).toContain(`Routes: GET /api/v1/${r.path}, + /export, + /{id}.`);
     expect(text).toContain(`Default order: ${r.defaultOrderText}.`);
     for (const f of r.fields) expect(text).toMatch(new RegExp(`\\n- ${f.name}: `));
     for (const f of r.filters) expect(text).toMatch(new RegExp(`\\n- ${f.name} ${f.op.replace(/[<>=]/g, '\\$&')} `));

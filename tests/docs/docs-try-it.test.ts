@@ -78,8 +78,9 @@ describeBrowser('the docs page try-it panel in Chromium, against the gateway', (
     for (const resource of resources) {
       const buttons = page.locator(`article.res[id="${resource.path}"] button.try`);
       const count = await buttons.count();
-      // List and export; and the aggregate route where the catalogue gives it one.
-      expect([resource.path, count]).toEqual([resource.path, resource.aggregate ? 3 : 2]);
+      // The list's and the export's, the relations' (an expanded list) where the resource has some, and the aggregate route where it has one.
+      const expected = 2 + (resource.relations.length ? 1 : 0) + (resource.aggregate ? 1 : 0);
+      expect([resource.path, count]).toEqual([resource.path, expected]);
       for (let i = 0; i < count; i++) {
         await buttons.nth(i).click();
         const route = await page.inputValue('#try-path');
@@ -105,8 +106,9 @@ describeBrowser('the docs page try-it panel in Chromium, against the gateway', (
         tried.push(route);
       }
     }
-    // Every tried route of every resource, the 11 whose name holds a '-' among them.
-    expect(tried).toHaveLength(resources.reduce((sum, r) => sum + (r.aggregate ? 3 : 2), 0));
+    // Both routes of every resource (and an expanded list where it has relations), the 11 whose name holds a '-' among them.
+    expect(tried).toHaveLength(resources.reduce((sum, r) => sum + 2 + (r.relations.length ? 1 : 0) + (r.aggregate ? 1 : 0), 0));
+    for (const r of resources.filter((r) => r.relations.length)) expect(tried).toContain(`/api/v1/${r.path}?limit=2&expand=${r.relations[0]?.name}`);
     const hyphenated = resources.filter((r) => r.name.includes('-'));
     expect(hyphenated.length).toBeGreaterThanOrEqual(11);
     for (const r of hyphenated) expect(tried).toContain(`/api/v1/${r.path}?limit=2`);
@@ -158,6 +160,20 @@ describeBrowser('the docs page try-it panel in Chromium, against the gateway', (
 
     await page.reload({ waitUntil: 'load' });
     expect(await page.inputValue('#try-key')).toBe('');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60000);
+
+  it('tries a relation from its card: the expanded page the route answers (issue 30)', async () => {
+    const { page, problems } = await open();
+    await page.click('article.res[id="purchase/orders"] dd button.try >> nth=-1');
+    expect(await page.inputValue('#try-path')).toBe('/api/v1/purchase/orders?limit=2&expand=lines');
+    await page.fill('#try-key', stack.keys.valid);
+    const answer = await send(page);
+    expect(answer.status).toMatch(/^200 OK/);
+    const expected = await stack.get('/api/v1/purchase/orders?limit=2&expand=lines');
+    expect(JSON.parse(answer.body)).toEqual(expected.body);
+    expect((expected.body as { data: { lines: unknown[] }[] }).data.every((order) => Array.isArray(order.lines))).toBe(true);
     expect(problems).toEqual([]);
     await page.close();
   }, 60000);

@@ -17,6 +17,7 @@ const GUIDES = [
   'caching.md',
   'summaries.md',
   'exports-and-sync.md',
+  'related-records.md',
   'agents.md',
   'operating.md',
   'real-odoo.md',

@@ -26,6 +26,7 @@ const resource = (fields: FieldSpec[], extra: Partial<ResourceSpec> = {}): Resou
   scope: [],
   fields,
   filters: [],
+  relations: [],
   sortable: {},
   deprecated: false,
   listQuerySchema: {},

@@ -155,6 +155,26 @@ describe('the MCP server over streamable HTTP', () => {
     expect(one.structuredContent).not.toHaveProperty('data.email');
   });
 
+  it("expands relations as the routes do, leaving the related records' personal data out unless named (issue 30)", async () => {
+    // events/events registrations: the registrations hold personal data (name, email, phone).
+    const personal = personalFields('events/registrations');
+    expect(personal.length).toBeGreaterThan(0);
+    const result = await call(client, 'query_events', { resource: 'events', limit: 3, fields: ['name'], expand: 'registrations' });
+    const content = result.structuredContent as { data: Record<string, unknown>[]; meta: { personal_fields_omitted: string[]; expanded: unknown } };
+    const kept = (RESOURCES.find((r) => r.path === 'events/registrations')?.fields ?? []).filter((f) => !f.personal).map((f) => f.name);
+    const http = await stack.get(`/api/v1/events/events?limit=3&fields=name&expand=registrations(${kept.join(',')})`);
+    expect(content.data).toEqual((http.body as { data: unknown[] }).data);
+    expect(content.meta.personal_fields_omitted).toEqual(personal.map((name) => `registrations.${name}`));
+    expect(content.meta.expanded).toEqual((http.body as { meta: { expanded: unknown } }).meta.expanded);
+    const named = await call(client, 'get_record', { resource: 'events/registrations', id: 1, expand: 'event_record(id,name)' });
+    const detail = await stack.get('/api/v1/events/registrations/1?expand=event_record(id,name)');
+    const record = (detail.body as { data: Record<string, unknown> }).data;
+    expect(record['event_record']).toEqual({ id: record['event_id'], name: expect.any(String) });
+    // The registration's own personal data is left out (no fields named); the event's two fields are as asked.
+    expect((named.structuredContent as { data: unknown }).data).toEqual(Object.fromEntries(Object.entries(record).filter(([k]) => !personal.includes(k))));
+    expect(errorOf(await call(client, 'query_events', { resource: 'events', expand: 'nope' }))).toMatchObject({ code: 'bad_request', status: 400 });
+  });
+
   it('answers a bad filter value as a tool error with the API code and message', async () => {
     const http = await stack.get('/api/v1/fleet/vehicles?fuel_type=steam');
     const error = errorOf(await call(client, 'query_fleet', { resource: 'vehicles', filters: { fuel_type: 'steam' } }));

@@ -6,6 +6,7 @@
  *   held for good by the graceful-shutdown bookkeeping);
  * - clients that never read their answers (now dropped once their connection is idle);
  * - concurrent maximal ERP answers (10 MB pages, charged to the memory budget: 503 past it);
+ * - concurrent expanded pages whose related records are 10 MB (`expand`, one read per relation, charged alike);
  * - compressed bombs from the ERP (inflated off the main thread, up to ERP_MAX_ANSWER_BYTES).
  * After each, the process is alive, answers /healthz, and its RSS stays under RSS_BOUND_MB. Each
  * scenario prints its RSS before and at its peak (the README's and BENCHMARKS.md's figures);
@@ -176,6 +177,36 @@ describe('the real process under hostile clients and maximal ERP answers', () =>
     process.stdout.write(`hardening: 48 ERP pages of 10 MB: ${statuses.filter((s) => s === 200).length} × 200, ${statuses.filter((s) => s === 503).length} × 503\n`);
     expect([...new Set(statuses)].sort()).toEqual(expect.arrayContaining([200, 503]));
     expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
+    await expectHealthy(gateway);
+    expect(gateway.stderr.filter((line) => /heap out of memory/.test(line))).toEqual([]);
+  }, 90000);
+
+  it('16 concurrent expanded pages whose related records are 10 MB each, twice: 200 or 503 unavailable, never a crash (issue 30)', async () => {
+    // The relation's one read for the page answers 200 related records of 50 KB, linked to vehicle 1.
+    const service = (id: number) => ({ id, vehicle_id: [1, 'V'], description: 'x'.repeat(50_000) });
+    const related = JSON.stringify(Array.from({ length: 200 }, (_, i) => service(i + 1)));
+    proxy.mode = { kind: 'rewrite', rewrite: (path, body) => (path.endsWith('/fleet.vehicle.log.services/search_read') && body.startsWith('[') ? related : body) };
+    const statuses: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, () =>
+          fetch(`${gateway.url}/api/v1/fleet/vehicles?limit=200&fields=id&expand=services(id,description)`, { headers: { Authorization: `Bearer ${stack.keys.valid}` } }).then(
+            async (res) => {
+              const body = (await res.json()) as { data?: { services?: unknown[] }[]; error?: { code: string } };
+              if (res.status === 503) expect([body.error?.code, Number(res.headers.get('retry-after')) >= 1]).toEqual(['unavailable', true]);
+              return res.status;
+            },
+          ),
+        ),
+      );
+      statuses.push(...answers);
+    }
+    proxy.mode = { kind: 'forward' };
+    process.stdout.write(
+      `hardening: 32 expanded pages with 10 MB of related records: ${statuses.filter((s) => s === 200).length} × 200, ${statuses.filter((s) => s === 503).length} × 503\n`,
+    );
+    expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
+    expect(statuses).toContain(503);
     await expectHealthy(gateway);
     expect(gateway.stderr.filter((line) => /heap out of memory/.test(line))).toEqual([]);
   }, 90000);

@@ -27,6 +27,7 @@ const doc = openapi as unknown as Doc;
 const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true });
 addFormats(ajv);
 ajv.addKeyword({ keyword: 'x-personal-data' });
+ajv.addKeyword({ keyword: 'x-relation' });
 ajv.addSchema(openapi as object, 'openapi');
 
 // A fixed path (`/export`) before a parameter's (`/{id}`), as the routes are matched.
@@ -101,7 +102,7 @@ export function expectDocumented<T extends CheckedResponse>(path: string, respon
     );
     if (errors.length) throw new Error(`GET ${path} ${response.status}: body does not match the OpenAPI document: ${ajv.errorsText(errors)}`);
   }
-  if (response.status === 200 && !new URLSearchParams(search).has('fields')) expectComplete(match.template, response.body);
+  if (response.status === 200 && !new URLSearchParams(search).has('fields')) expectComplete(match.template, response.body, expandedNames(search));
   return response;
 }
 
@@ -118,14 +119,29 @@ function compatibleOperation(template: string, status: number, contentType: stri
 }
 
 /** Without `fields`, every record carries every field of its schema. */
-function expectComplete(template: string, body: unknown): void {
+function expectComplete(template: string, body: unknown, expanded: ReadonlySet<string>): void {
   const schema = doc.paths[template]?.get.responses['200']?.content?.['application/json']?.schema as
     | { properties: { data: { $ref?: string; items?: { $ref: string } } } }
     | undefined;
   if (!schema) throw new Error(`no 200 JSON schema documented for GET ${template}`);
   const schemaRef = schema.properties.data;
   const name = (schemaRef.$ref ?? schemaRef.items?.$ref ?? '').split('/').pop() as string;
-  const fields = Object.keys((openapi as unknown as { components: { schemas: Record<string, { properties: object }> } }).components.schemas[name]?.properties ?? {});
+  const properties =
+    (openapi as unknown as { components: { schemas: Record<string, { properties: Record<string, { 'x-relation'?: string }> }> } }).components.schemas[name]?.properties ?? {};
+  // A relation (`x-relation`) is a key of the record only when the request expands it.
+  const fields = Object.keys(properties).filter((key) => properties[key]?.['x-relation'] === undefined || expanded.has(key));
   const data = (body as { data: unknown }).data;
   for (const record of Array.isArray(data) ? data : [data]) expect(Object.keys(record as object).sort()).toEqual([...fields].sort());
+}
+
+/** The relation names `expand` asks for (`lines(id,price_total),order` → lines, order). */
+function expandedNames(search: string): Set<string> {
+  const text = new URLSearchParams(search).get('expand') ?? '';
+  return new Set(
+    text
+      .replace(/\([^)]*\)/g, '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+  );
 }

@@ -50,7 +50,7 @@ export async function openApiDiff(argv: readonly string[], out: Output, root = r
 
   let changelog: Changelog;
   try {
-    changelog = changelogOf(await redoclyDiff(base.openapi, revision));
+    changelog = changelogOf(await redoclyDiff(base.openapi, revision), [revision, base.openapi]);
   } catch (error) {
     return fail(out, `Redocly diff failed: ${error instanceof Error ? error.message : String(error)}`);
   }

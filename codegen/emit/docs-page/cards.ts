@@ -93,6 +93,7 @@ ${lines(routesOf(resource).map((route) => routeLine(route, resource)))}
 <dt>Default order</dt><dd>${code(resource.defaultOrderText)}</dd>
 <dt>Sortable</dt><dd>${sortable.length ? codes(sortable) : html`<span class="none">none</span>`}</dd>
 <dt>Scope</dt><dd>${scope ? html`only records with ${code(scope)}; others are 404` : 'all records'}</dd>
+${resource.relations.length > 0 && html`<dt>Relations</dt><dd>${lines(resource.relations.map((r) => html`${code(`expand=${r.name}`)} ${r.kind === 'to_many' ? html`(${r.target} by its ${code(r.via)})` : html`(the ${r.target} record of ${code(r.via)})`} `))}<button type="button" class="try" data-path="${`${list}?limit=2&expand=${resource.relations[0]?.name}`}">Try it</button></dd>`}
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table>${head(FIELD_COLUMNS)}<tbody>
 ${lines(fields)}

@@ -13,11 +13,28 @@ import { sampleRequest } from '../describe';
 import { ERROR_STATUSES } from '../openapi/components';
 
 /** The sections, in order; each is docs/guide/<id>.md and, on the page, the anchor `#<id>`. */
-export const GUIDE_SECTIONS = ['intro', 'authentication', 'records', 'paging', 'filters', 'summaries', 'errors', 'limits', 'versioning', 'agents', 'try', 'operators'] as const;
+export const GUIDE_SECTIONS = [
+  'intro',
+  'authentication',
+  'records',
+  'paging',
+  'filters',
+  'related',
+  'summaries',
+  'errors',
+  'limits',
+  'versioning',
+  'agents',
+  'try',
+  'operators',
+] as const;
 type GuideSectionId = (typeof GUIDE_SECTIONS)[number];
 
-/** Sections about the page itself: llms.txt leaves them out. */
-const PAGE_ONLY: ReadonlySet<GuideSectionId> = new Set(['try', 'operators']);
+/**
+ * Sections llms.txt leaves out: those about the page itself, and what it says in fewer words within
+ * its 25,000 tokens (related records: the paging section's `expand` line and each resource's `Expand:`).
+ */
+const PAGE_ONLY: ReadonlySet<GuideSectionId> = new Set(['try', 'operators', 'related']);
 
 export interface GuideSection {
   readonly id: GuideSectionId;
@@ -66,6 +83,7 @@ export function commonGuideValues(model: CatalogueModel): GuideValues {
     since_id_min: String(LIMITS.sinceIdMin),
     mcp_batch_max: String(LIMITS.mcpBatchMax),
     mcp_calls_in_flight: String(LIMITS.mcpCallsInFlight),
+    expand_per_record: String(LIMITS.expandPerRecord),
     error_table: errorTable,
   };
 }

@@ -30,6 +30,52 @@ export const ERROR_STATUSES: readonly (readonly [number, string, string])[] = [
 /** A reference to a component: `ref('Fields', 'parameters')`. */
 export const ref = (name: string, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
 
+/** `meta.expanded`: with `expand`, what each `to_many` relation cut (runtime/resource-reader.ts). */
+const EXPANDED_META: OpenAPIV3_1.SchemaObject = {
+  type: 'object',
+  description: `With \`expand\`: for each \`to_many\` relation expanded, the bound per record and the records whose related records it cut (never a silent cut). A relation lists at most ${LIMITS.expandPerRecord} records per record, in the related list route's default order.`,
+  additionalProperties: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['resource', 'per_record_max', 'truncated'],
+    properties: {
+      resource: { type: 'string', description: 'The related resource.' },
+      per_record_max: { type: 'integer', description: 'Related records listed per record, at most.' },
+      truncated: {
+        type: 'array',
+        description: 'The records whose related records were cut.',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id', 'total', 'next'],
+          properties: {
+            id: { type: 'integer', description: 'The record.' },
+            total: {
+              type: ['integer', 'null'],
+              description: 'How many related records it has; `null` when the page had so many related records that the count is unknown (page them with `next`).',
+            },
+            next: { type: 'string', description: 'The related list route filtered on this record, from the first related record not listed.' },
+          },
+        },
+      },
+    },
+  },
+};
+
+/** The `expand` parameter of a resource's list and detail routes. */
+export function expandParameter(resource: ResourceModel): OpenAPIV3_1.ParameterObject {
+  const names = resource.relations.map((r) => `\`${r.name}\` (${r.target})`).join(', ');
+  return {
+    name: 'expand',
+    in: 'query',
+    required: false,
+    description: resource.relations.length
+      ? `Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (\`expand=${resource.relations[0]?.name}(id)\`; \`id\` is always returned). Relations: ${names}. One ERP read per relation for the whole page; a \`to_many\` relation lists at most ${LIMITS.expandPerRecord} records per record (\`meta.expanded\` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is \`null\`, named in \`meta.unreadable_fields\`. Not with exports (\`format=csv|ndjson\`) or \`changed_since\`: 400.`
+      : 'This resource has no relations: any value is refused (400).',
+    schema: { type: 'string', minLength: 1, maxLength: 2048 },
+  };
+}
+
 /** `meta.unreadable_fields`: present only when an answer holds such nulls (runtime/resource-reader.ts). */
 export const UNREADABLE_FIELDS: OpenAPIV3_1.SchemaObject = {
   type: 'array',
@@ -165,8 +211,10 @@ export function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject 
             'With `changed_since`: ids of records written in this window that are now outside the resource (its scope, such as archived records) or no longer match the filters. A sync drops them.',
         },
         unreadable_fields: UNREADABLE_FIELDS,
+        expanded: ref('ExpandedMeta'),
       },
     },
+    ExpandedMeta: EXPANDED_META,
   };
   for (const domain of model.domains)
     for (const resource of domain.resources) schemas[recordTypeName(resource.domain, resource.name)] = recordSchema(resource) as OpenAPIV3_1.SchemaObject;

@@ -1,6 +1,6 @@
 /** @module The detail route in the OpenAPI document. */
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { DATA_HEADERS, errorResponses, ref, scopeSentence, SERVER_ERRORS, UNREADABLE_FIELDS } from '../../emit/openapi/components';
+import { DATA_HEADERS, errorResponses, expandParameter, ref, scopeSentence, SERVER_ERRORS, UNREADABLE_FIELDS } from '../../emit/openapi/components';
 import type { ResourceModel } from '../../model/catalogue-model';
 import { operationId, recordTypeName } from '../../model/names';
 
@@ -12,7 +12,7 @@ export function detailOperation(resource: ResourceModel): OpenAPIV3_1.OperationO
     summary: `One record of ${resource.path}`,
     description: `A record of ${resource.path} by its id.${scopeSentence(resource)} A record outside the scope is 404.`,
     ...(resource.deprecated ? { deprecated: true } : {}),
-    parameters: [ref('Id', 'parameters'), ref('Fields', 'parameters'), ref('IfNoneMatch', 'parameters')],
+    parameters: [ref('Id', 'parameters'), ref('Fields', 'parameters'), expandParameter(resource), ref('IfNoneMatch', 'parameters')],
     responses: {
       '200': {
         description: 'The record.',
@@ -25,7 +25,7 @@ export function detailOperation(resource: ResourceModel): OpenAPIV3_1.OperationO
               required: ['data'],
               properties: {
                 data: ref(recordTypeName(resource.domain, resource.name)),
-                meta: { type: 'object', additionalProperties: false, properties: { unreadable_fields: UNREADABLE_FIELDS } },
+                meta: { type: 'object', additionalProperties: false, properties: { unreadable_fields: UNREADABLE_FIELDS, expanded: ref('ExpandedMeta') } },
               },
             },
           },

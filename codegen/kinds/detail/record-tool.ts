@@ -1,7 +1,7 @@
 /** @module The detail route as an MCP tool: `get_record`, one record of any resource by its id. */
 import type { CatalogueModel } from '../../model/catalogue-model';
 import { LIMITS } from '../../model/catalogue-model';
-import { ANY_RECORD, FIELDS_TEXT, READ_ONLY, resourceArgument, type ToolDefinition } from '../../emit/mcp-tool-parts';
+import { ANY_RECORD, EXPAND_ARGUMENT, FIELDS_TEXT, READ_ONLY, resourceArgument, type ToolDefinition } from '../../emit/mcp-tool-parts';
 
 export function recordTool(model: CatalogueModel): ToolDefinition {
   const resourceArg = resourceArgument(model);
@@ -17,6 +17,7 @@ export function recordTool(model: CatalogueModel): ToolDefinition {
         resource: resourceArg,
         id: { type: 'integer', minimum: 1, maximum: LIMITS.int32Max },
         fields: { type: 'array', items: { type: 'string' }, minItems: 1, uniqueItems: true, description: FIELDS_TEXT },
+        expand: EXPAND_ARGUMENT,
       },
     },
     outputSchema: {

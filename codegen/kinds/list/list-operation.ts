@@ -1,7 +1,7 @@
 /** @module The list route in the OpenAPI document. */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, formatList } from '../../emit/export-formats';
-import { DATA_HEADERS, errorResponses, filterParameter, ref, scopeSentence, SERVER_ERRORS } from '../../emit/openapi/components';
+import { DATA_HEADERS, errorResponses, expandParameter, filterParameter, ref, scopeSentence, SERVER_ERRORS } from '../../emit/openapi/components';
 import type { ResourceModel } from '../../model/catalogue-model';
 import { operationId, recordTypeName } from '../../model/names';
 
@@ -39,6 +39,7 @@ export function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObj
       },
       ref('Fields', 'parameters'),
       ref('ChangedSince', 'parameters'),
+      expandParameter(resource),
       ...resource.filters.map(filterParameter),
       ref('IfNoneMatch', 'parameters'),
     ],

@@ -8,7 +8,7 @@
  */
 import type { DomainModel } from '../../model/catalogue-model';
 import { LIMITS } from '../../model/catalogue-model';
-import { ANY_RECORD, FIELDS_TEXT, READ_ONLY, type ToolDefinition } from '../../emit/mcp-tool-parts';
+import { ANY_RECORD, EXPAND_ARGUMENT, FIELDS_TEXT, READ_ONLY, type ToolDefinition } from '../../emit/mcp-tool-parts';
 
 /** `query_fleet`: the query tool of a domain. */
 export const queryToolName = (domain: string): string => `query_${domain}`;
@@ -32,6 +32,7 @@ export function queryTool(domain: DomainModel): ToolDefinition {
         limit: { type: 'integer', minimum: LIMITS.limitMin, maximum: LIMITS.limitMax, description: `Default ${LIMITS.limitDefault}.` },
         since_id: { type: 'integer', minimum: LIMITS.sinceIdMin, maximum: LIMITS.int32Max, description: '0, then meta.next_since_id until null.' },
         total: { type: 'boolean', description: 'false: no meta.total (cheaper).' },
+        expand: EXPAND_ARGUMENT,
       },
     },
     outputSchema: {

@@ -497,7 +497,7 @@ footer {
 </header>
 <div class="layout">
 <nav id="toc" aria-label="Contents"><details id="toc-box" open><summary>Contents</summary>
-<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#summaries">Summaries</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li><li><a href="#operators">For operators</a></li></ul>
+<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#related">Related records</a></li><li><a href="#summaries">Summaries</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li><li><a href="#operators">For operators</a></li></ul>
 <ul class="doms">
 <li><a href="#analytic">Analytic</a><ul><li><a href="#analytic/accounts">accounts</a></li><li><a href="#analytic/dimensions">dimensions</a></li></ul></li>
 <li><a href="#approvals">Approvals</a><ul><li><a href="#approvals/approvers">approvers</a></li><li><a href="#approvals/request-lines">request-lines</a></li><li><a href="#approvals/requests">requests</a></li></ul></li>
@@ -544,7 +544,7 @@ footer {
 </section>
 <section class="guide" id="paging">
 <h2>Paging</h2>
-<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
+<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>changed_since</code>, <code>expand</code> besides their filters; detail routes take <code>fields</code> and <code>expand</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
 <ul>
 <li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every match; the cost grows with the offset.</li>
 <li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged (<code>&quot;next_since_id&quot;: 212</code>: ask again with <code>since_id=212</code>); stop at <code>&quot;next_since_id&quot;: null</code>. Ascending id, constant cost; never compute the cursor yourself. Not with <code>offset</code> or <code>order</code> (400).</li>
@@ -554,8 +554,9 @@ footer {
 <li>total: <code>true</code> (default) or <code>false</code>. The count scans every match whatever the <code>limit</code>: turn it off in cursor scans and whenever no count is shown.</li>
 <li>order: <code>field</code>, <code>field asc</code> or <code>field desc</code>, comma-separated, among the resource's sortable fields; <code>id</code> is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP orders first by fractions of a second that answers round off.</li>
 <li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
+<li>expand: <code>Expand:</code> relations in each record, <code>lines(id,price_total),order</code> (lists stop at 50: <code>meta.expanded</code>).</li>
 <li><strong>Exports</strong>: <code>GET /api/v1/&lt;domain&gt;/&lt;resource&gt;/export</code> takes <code>format</code>, <code>fields</code>, <code>since_id</code>, <code>csv_formulas</code>, <code>changed_since</code> and the filters: every match as one file, streamed by ascending id; <code>since_id</code> resumes after an id; <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. The list route also answers an export to <code>format=csv|ndjson</code> or <code>Accept: text/csv</code>, for older clients.</li>
-<li>format: <code>csv</code> (default) or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>). CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed).</li>
+<li>format: <code>csv</code> (default) or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>). CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula has a <code>'</code> in front (numbers never: see <code>csv_formulas</code>).</li>
 <li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
 <li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
 <li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=…</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
@@ -574,6 +575,10 @@ footer {
 <li>An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 <code>invalid_value</code>.</li>
 <li>Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.</li>
 </ul>
+</section>
+<section class="guide" id="related">
+<h2>Related records</h2>
+<p><code>expand=&lt;relation&gt;[(fields)],...</code> on a list or detail route puts related records in each record (relations: each resource's <code>Expand:</code>): <code>purchase/orders?expand=lines(id,price_total)</code> gives each order its <code>lines</code>; <code>purchase/order-lines?expand=order</code> each line its <code>order</code> (or <code>null</code>). One ERP read per relation for the whole page. A list holds at most 50 records per record, in the related route's default order; <code>meta.expanded.&lt;relation&gt;.truncated</code> names each record cut, with its <code>total</code> and <code>next</code> (the related route that pages the rest). The related resource's scope and fields apply; a relation the API account cannot read is <code>null</code>, named in <code>meta.unreadable_fields</code>. Not with exports or <code>changed_since</code> (400).</p>
 </section>
 <section class="guide" id="summaries">
 <h2>Summaries</h2>
@@ -695,7 +700,7 @@ footer {
 </section>
 <section class="guide" id="operators">
 <h2>For operators</h2>
-<p>Those who run this gateway have topic guides in its source repository, under <code>docs/</code>, each listed in the repository's README: <code>catalogue.md</code> (what is exposed and how it is declared, <code>make scaffold</code>, the drift check), <code>catalogue-changes.md</code> (<code>make dev</code>, catalogue errors, the rolling reload on SIGHUP), <code>production.md</code> (every setting, authentication, reliability and security, rate limits, several processes, running it), <code>caching.md</code> (ETags, coalescing, the response cache), <code>summaries.md</code> (counts and measures by group, date buckets and their time zone), <code>exports-and-sync.md</code> (CSV and NDJSON exports, the change feed), <code>agents.md</code> (these documents and the MCP server), <code>operating.md</code> (request ids, the access log, <code>Server-Timing</code>, metrics and the shipped alert rules, traces), <code>real-odoo.md</code> (proving it on a real Odoo) and <code>development.md</code> (the sandbox ERP, the commands).</p>
+<p>Those who run this gateway have topic guides in its source repository, under <code>docs/</code>, each listed in the repository's README: <code>catalogue.md</code> (what is exposed and how it is declared, <code>make scaffold</code>, the drift check), <code>catalogue-changes.md</code> (<code>make dev</code>, catalogue errors, the rolling reload on SIGHUP), <code>production.md</code> (every setting, authentication, reliability and security, rate limits, several processes, running it), <code>caching.md</code> (ETags, coalescing, the response cache), <code>summaries.md</code> (counts and measures by group, date buckets and their time zone), <code>exports-and-sync.md</code> (CSV and NDJSON exports, the change feed), <code>related-records.md</code> (<code>expand</code>, relations in the catalogue), <code>agents.md</code> (these documents and the MCP server), <code>operating.md</code> (request ids, the access log, <code>Server-Timing</code>, metrics and the shipped alert rules, traces), <code>real-odoo.md</code> (proving it on a real Odoo) and <code>development.md</code> (the sandbox ERP, the commands).</p>
 </section>
 <section class="domain" id="analytic">
 <h2>Analytic <code>analytic</code></h2>
@@ -713,6 +718,7 @@ footer {
 <dt>Default order</dt><dd><code>id asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>name</code>, <code>active</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=dimension_record</code> (the analytic/dimensions record of <code>dimension_id</code>) <button type="button" class="try" data-path="/api/v1/analytic/accounts?limit=2&amp;expand=dimension_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the account (key used inside analytic distributions).</td></tr>
@@ -769,6 +775,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>sequence</code>, <code>applicability</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=accounts</code> (analytic/accounts by its <code>dimension_id</code>) <button type="button" class="try" data-path="/api/v1/analytic/dimensions?limit=2&amp;expand=accounts">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the dimension.</td></tr>
@@ -818,6 +825,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>status</code>, <code>sequence</code>, <code>required</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=request</code> (the approvals/requests record of <code>request_id</code>) <button type="button" class="try" data-path="/api/v1/approvals/approvers?limit=2&amp;expand=request">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the step.</td></tr>
@@ -878,6 +886,8 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>estimated_amount</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=purchase_order_line</code> (the purchase/order-lines record of <code>purchase_order_line_id</code>) 
+<code>expand=request</code> (the approvals/requests record of <code>request_id</code>) <button type="button" class="try" data-path="/api/v1/approvals/request-lines?limit=2&amp;expand=purchase_order_line">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the line.</td></tr>
@@ -907,6 +917,7 @@ footer {
 <tr><td><code>description</code></td><td data-label="Op"><code>ilike</code></td><td data-label="Value">text (substring)</td><td data-label="Example"><code>description=abc</code></td><td data-label="Note"></td></tr>
 <tr><td><code>created_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>created_after=2026-01-31</code></td><td data-label="Note">Lines created on or after this date.</td></tr>
 <tr><td><code>created_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>created_before=2026-01-31</code></td><td data-label="Note">Lines created on or before this date.</td></tr>
+<tr><td><code>purchase_order_line_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>purchase_order_line_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/approvals/request-lines?request_id=42&amp;limit=10&#39;</code></pre>
@@ -956,6 +967,8 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>subject</code>, <code>description</code>, <code>reference</code>, <code>status</code>, <code>amount</code>, <code>budget_code</code>, <code>location</code>, <code>quantity</code>, <code>created_at</code>, <code>date</code>, <code>date_confirmed</code>, <code>date_start</code>, <code>date_end</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=approver_records</code> (approvals/approvers by its <code>request_id</code>) 
+<code>expand=lines</code> (approvals/request-lines by its <code>request_id</code>) <button type="button" class="try" data-path="/api/v1/approvals/requests?limit=2&amp;expand=approver_records">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the request.</td></tr>
@@ -1058,6 +1071,8 @@ footer {
 <dt>Default order</dt><dd><code>code asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>label</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=purchases</code> (electricity/purchases by its <code>counter_id</code>) 
+<code>expand=readings</code> (electricity/readings by its <code>counter_id</code>) <button type="button" class="try" data-path="/api/v1/electricity/counters?limit=2&amp;expand=purchases">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the meter.</td></tr>
@@ -1124,6 +1139,7 @@ footer {
 <dt>Default order</dt><dd><code>date_purchase desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date_purchase</code>, <code>purchased_kwh</code>, <code>amount</code>, <code>state</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=counter_record</code> (the electricity/counters record of <code>counter_id</code>) <button type="button" class="try" data-path="/api/v1/electricity/purchases?limit=2&amp;expand=counter_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the purchase.</td></tr>
@@ -1185,6 +1201,7 @@ footer {
 <dt>Default order</dt><dd><code>date_reading desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date_reading</code>, <code>remaining_kwh</code>, <code>consumed_kwh</code>, <code>days_elapsed</code>, <code>daily_consumption</code>, <code>is_excluded_from_avg</code>, <code>note</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=counter_record</code> (the electricity/counters record of <code>counter_id</code>) <button type="button" class="try" data-path="/api/v1/electricity/readings?limit=2&amp;expand=counter_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the reading.</td></tr>
@@ -1249,6 +1266,10 @@ footer {
 <dt>Default order</dt><dd><code>date_begin desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_begin</code>, <code>date_end</code>, <code>seats_max</code>, <code>origin</code>, <code>review_state</code>, <code>hidden_public</code>, <code>checklist_enabled</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=registrations</code> (events/registrations by its <code>event_id</code>) 
+<code>expand=reservation</code> (the space/reservations record of <code>reservation_id</code>) 
+<code>expand=space_record</code> (the space/spaces record of <code>space_id</code>) 
+<code>expand=tasks</code> (events/tasks by its <code>event_id</code>) <button type="button" class="try" data-path="/api/v1/events/events?limit=2&amp;expand=registrations">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the event.</td></tr>
@@ -1285,6 +1306,7 @@ footer {
 <tr><td><code>hidden_public</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">boolean</td><td data-label="Example"><code>hidden_public=true</code></td><td data-label="Note"></td></tr>
 <tr><td><code>begin_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>begin_after=2026-01-31</code></td><td data-label="Note">On field <code>date_begin</code>.</td></tr>
 <tr><td><code>begin_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>begin_before=2026-01-31</code></td><td data-label="Note">On field <code>date_begin</code>.</td></tr>
+<tr><td><code>reservation_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>reservation_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/events/events?stage_id=42&amp;limit=10&#39;</code></pre>
@@ -1338,6 +1360,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>attendee</code>, <code>email</code>, <code>phone</code>, <code>state</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=event_record</code> (the events/events record of <code>event_id</code>) <button type="button" class="try" data-path="/api/v1/events/registrations?limit=2&amp;expand=event_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the registration.</td></tr>
@@ -1396,6 +1419,7 @@ footer {
 <dt>Default order</dt><dd><code>event_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>done</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=event_record</code> (the events/events record of <code>event_id</code>) <button type="button" class="try" data-path="/api/v1/events/tasks?limit=2&amp;expand=event_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the task.</td></tr>
@@ -1449,6 +1473,7 @@ footer {
 <dt>Default order</dt><dd><code>due_date asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>type</code>, <code>due_date</code>, <code>handled_at</code>, <code>reminder_days</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/alerts?limit=2&amp;expand=vehicle_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the alert.</td></tr>
@@ -1510,6 +1535,7 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>station</code>, <code>liters</code>, <code>price_per_liter</code>, <code>odometer</code>, <code>distance</code>, <code>reviewed</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/fuel-logs?limit=2&amp;expand=vehicle_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the fuel log.</td></tr>
@@ -1587,6 +1613,7 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date</code>, <code>severity</code>, <code>cost</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/incidents?limit=2&amp;expand=vehicle_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the incident.</td></tr>
@@ -1646,6 +1673,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>address</code>, <code>city</code>, <code>latitude</code>, <code>longitude</code>, <code>is_default_pickup</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the location.</td></tr>
@@ -1702,6 +1730,8 @@ footer {
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>motive</code>, <code>destination</code>, <code>expected_km</code>, <code>attendees_count</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=trips</code> (fleet/trips by its <code>reservation_id</code>) 
+<code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/reservations?limit=2&amp;expand=trips">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the reservation.</td></tr>
@@ -1779,6 +1809,7 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>description</code>, <code>service_kind</code>, <code>amount</code>, <code>next_service_odometer</code>, <code>invoice_ref</code>, <code>state</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/services?limit=2&amp;expand=vehicle_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the service.</td></tr>
@@ -1850,6 +1881,8 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>date_start</code>, <code>date_end</code>, <code>odometer_start</code>, <code>distance</code>, <code>motive</code>, <code>destination</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=reservation</code> (the fleet/reservations record of <code>reservation_id</code>) 
+<code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/trips?limit=2&amp;expand=reservation">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the trip.</td></tr>
@@ -1875,6 +1908,7 @@ footer {
 <tr><td><code>driver_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>driver_id=42</code></td><td data-label="Note">Trips with this driver (partner id).</td></tr>
 <tr><td><code>date_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date</td><td data-label="Example"><code>date_after=2026-01-31</code></td><td data-label="Note">On field <code>date</code>.</td></tr>
 <tr><td><code>date_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date</td><td data-label="Example"><code>date_before=2026-01-31</code></td><td data-label="Note">On field <code>date</code>.</td></tr>
+<tr><td><code>reservation_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>reservation_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/fleet/trips?vehicle_id=42&amp;limit=10&#39;</code></pre>
@@ -1920,6 +1954,12 @@ footer {
 <dt>Default order</dt><dd><code>plate asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>plate</code>, <code>vin</code>, <code>seats</code>, <code>fuel_type</code>, <code>assignation_state</code>, <code>acquisition_date</code>, <code>insurance_expiry</code>, <code>technical_control_expiry</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=alerts</code> (fleet/alerts by its <code>vehicle_id</code>) 
+<code>expand=fuel_logs</code> (fleet/fuel-logs by its <code>vehicle_id</code>) 
+<code>expand=incidents</code> (fleet/incidents by its <code>vehicle_id</code>) 
+<code>expand=reservations</code> (fleet/reservations by its <code>vehicle_id</code>) 
+<code>expand=services</code> (fleet/services by its <code>vehicle_id</code>) 
+<code>expand=trips</code> (fleet/trips by its <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/vehicles?limit=2&amp;expand=alerts">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the vehicle.</td></tr>
@@ -1998,6 +2038,7 @@ footer {
 <dt>Default order</dt><dd><code>serial asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>serial</code>, <code>internal_ref</code>, <code>lifecycle</code></dd>
 <dt>Scope</dt><dd>only records with <code>org_in_parc = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the asset.</td></tr>
@@ -2053,6 +2094,7 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>quantity</code>, <code>returned_quantity</code>, <code>state</code>, <code>date</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=ticket</code> (the it/tickets record of <code>ticket_id</code>) <button type="button" class="try" data-path="/api/v1/it/consumable-moves?limit=2&amp;expand=ticket">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the move.</td></tr>
@@ -2075,6 +2117,7 @@ footer {
 <tr><td><code>product_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>product_id=42</code></td><td data-label="Note">Moves of this product.</td></tr>
 <tr><td><code>date_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>date_after=2026-01-31</code></td><td data-label="Note">Issued on or after this date.</td></tr>
 <tr><td><code>date_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>date_before=2026-01-31</code></td><td data-label="Note">Issued on or before this date.</td></tr>
+<tr><td><code>ticket_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>ticket_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/it/consumable-moves?state=out&amp;limit=10&#39;</code></pre>
@@ -2116,6 +2159,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>priority</code>, <code>kanban_state</code>, <code>assigned_date</code>, <code>closed_date</code>, <code>validation_state</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=consumable_moves</code> (it/consumable-moves by its <code>ticket_id</code>) <button type="button" class="try" data-path="/api/v1/it/tickets?limit=2&amp;expand=consumable_moves">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the ticket.</td></tr>
@@ -2200,6 +2244,8 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>price_unit</code>, <code>price_subtotal</code>, <code>price_total</code>, <code>qty_received</code>, <code>qty_invoiced</code>, <code>date_planned</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=approval_lines</code> (approvals/request-lines by its <code>purchase_order_line_id</code>) 
+<code>expand=order</code> (the purchase/orders record of <code>order_id</code>) <button type="button" class="try" data-path="/api/v1/purchase/order-lines?limit=2&amp;expand=approval_lines">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the line.</td></tr>
@@ -2277,6 +2323,7 @@ footer {
 <dt>Default order</dt><dd><code>date_order desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>vendor_reference</code>, <code>subject</code>, <code>budget_line</code>, <code>delivery_condition</code>, <code>origin</code>, <code>date_order</code>, <code>date_approve</code>, <code>date_planned</code>, <code>amount_untaxed</code>, <code>amount_total</code>, <code>state</code>, <code>invoice_status</code>, <code>created_at</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=lines</code> (purchase/order-lines by its <code>order_id</code>) <button type="button" class="try" data-path="/api/v1/purchase/orders?limit=2&amp;expand=lines">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the order.</td></tr>
@@ -2375,6 +2422,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>default_duration</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the activity.</td></tr>
@@ -2419,6 +2467,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the category.</td></tr>
@@ -2460,6 +2509,7 @@ footer {
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the equipment.</td></tr>
@@ -2506,6 +2556,7 @@ footer {
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>start</code>, <code>stop</code>, <code>state</code>, <code>category</code>, <code>blocks_reservations</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=space_record</code> (the space/spaces record of <code>space_id</code>) <button type="button" class="try" data-path="/api/v1/space/maintenances?limit=2&amp;expand=space_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the maintenance.</td></tr>
@@ -2572,6 +2623,8 @@ footer {
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>attendees_expected</code>, <code>attendees_actual</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code>, <code>cancellation_reason</code>, <code>check_in_at</code>, <code>check_out_at</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=events</code> (events/events by its <code>reservation_id</code>) 
+<code>expand=space_record</code> (the space/spaces record of <code>space_id</code>) <button type="button" class="try" data-path="/api/v1/space/reservations?limit=2&amp;expand=events">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the reservation.</td></tr>
@@ -2652,6 +2705,9 @@ footer {
 <dt>Default order</dt><dd><code>complete_name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>complete_name</code>, <code>code</code>, <code>address</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=children</code> (space/sites by its <code>parent_id</code>) 
+<code>expand=parent</code> (the space/sites record of <code>parent_id</code>) 
+<code>expand=spaces</code> (space/spaces by its <code>site_id</code>) <button type="button" class="try" data-path="/api/v1/space/sites?limit=2&amp;expand=children">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the site.</td></tr>
@@ -2703,6 +2759,10 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>state</code>, <code>location</code>, <code>floor</code>, <code>surface</code>, <code>capacity</code>, <code>hourly_price</code>, <code>public_visibility</code>, <code>approval_required</code>, <code>min_lead_hours</code>, <code>max_lead_days</code>, <code>cancel_deadline_hours</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=events</code> (events/events by its <code>space_id</code>) 
+<code>expand=maintenances</code> (space/maintenances by its <code>space_id</code>) 
+<code>expand=reservations</code> (space/reservations by its <code>space_id</code>) 
+<code>expand=site_record</code> (the space/sites record of <code>site_id</code>) <button type="button" class="try" data-path="/api/v1/space/spaces?limit=2&amp;expand=events">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the space.</td></tr>
@@ -2787,6 +2847,7 @@ footer {
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code>, <code>unblocker</code>, <code>origin</code>, <code>date_start</code>, <code>date_lifted</code>, <code>escalated</code>, <code>decision</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the blocker.</td></tr>
@@ -2864,6 +2925,8 @@ footer {
 <dt>Default order</dt><dd><code>deadline asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>state</code>, <code>deadline</code>, <code>actual_date</code>, <code>expected_proof</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=key_result_record</code> (the sprint/key-results record of <code>key_result_id</code>) 
+<code>expand=objective_record</code> (the sprint/objectives record of <code>objective_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/engagements?limit=2&amp;expand=key_result_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the engagement.</td></tr>
@@ -2942,6 +3005,10 @@ footer {
 <dt>Default order</dt><dd><code>number asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=engagements</code> (sprint/engagements by its <code>key_result_id</code>) 
+<code>expand=measure_readings</code> (sprint/measure-readings by its <code>key_result_id</code>) 
+<code>expand=measure_records</code> (sprint/measures by its <code>key_result_id</code>) 
+<code>expand=objective_record</code> (the sprint/objectives record of <code>objective_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/key-results?limit=2&amp;expand=engagements">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the key result.</td></tr>
@@ -3003,6 +3070,8 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>value</code>, <code>note</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=key_result_record</code> (the sprint/key-results record of <code>key_result_id</code>) 
+<code>expand=measure_record</code> (the sprint/measures record of <code>measure_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/measure-readings?limit=2&amp;expand=key_result_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the reading.</td></tr>
@@ -3064,6 +3133,8 @@ footer {
 <dt>Default order</dt><dd><code>kr_id, id</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>unit</code>, <code>start_value</code>, <code>milestone_value</code>, <code>milestone_date</code>, <code>target_value</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=key_result_record</code> (the sprint/key-results record of <code>key_result_id</code>) 
+<code>expand=readings</code> (sprint/measure-readings by its <code>measure_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/measures?limit=2&amp;expand=key_result_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the measure.</td></tr>
@@ -3127,6 +3198,8 @@ footer {
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>active</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=engagements</code> (sprint/engagements by its <code>objective_id</code>) 
+<code>expand=key_results</code> (sprint/key-results by its <code>objective_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/objectives?limit=2&amp;expand=engagements">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the objective.</td></tr>
@@ -3169,6 +3242,7 @@ footer {
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_start</code>, <code>date_end</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the sprint.</td></tr>
@@ -3222,6 +3296,7 @@ footer {
 <dt>Default order</dt><dd><code>scheduled_date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>origin</code>, <code>scheduled_date</code>, <code>date_done</code>, <code>priority</code>, <code>state</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the transfer.</td></tr>
@@ -3289,6 +3364,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>daily_rate</code>, <code>has_tiers</code>, <code>note</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=requests</code> (travel/perdiem-requests by its <code>rate_id</code>) <button type="button" class="try" data-path="/api/v1/travel/perdiem-rates?limit=2&amp;expand=requests">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the rate.</td></tr>
@@ -3347,6 +3423,8 @@ footer {
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>mission_object</code>, <code>date_start</code>, <code>date_end</code>, <code>prorata_start</code>, <code>prorata_end</code>, <code>calc_model</code>, <code>daily_rate</code>, <code>duration_abatement_pct</code>, <code>duration_abatement_amount</code>, <code>total_amount</code>, <code>financing_type</code>, <code>partner_share_pct</code>, <code>amount_company</code>, <code>amount_partner</code>, <code>submit_date</code>, <code>approve_date</code>, <code>reject_date</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=rate</code> (the travel/perdiem-rates record of <code>rate_id</code>) 
+<code>expand=trip</code> (the travel/trips record of <code>trip_id</code>) <button type="button" class="try" data-path="/api/v1/travel/perdiem-requests?limit=2&amp;expand=rate">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the request.</td></tr>
@@ -3392,6 +3470,7 @@ footer {
 <tr><td><code>financing_type</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">one of <code>org</code>, <code>partner</code>, <code>mixed</code></td><td data-label="Example"><code>financing_type=org</code></td><td data-label="Note"></td></tr>
 <tr><td><code>start_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date</td><td data-label="Example"><code>start_after=2026-01-31</code></td><td data-label="Note">On field <code>date_start</code>.</td></tr>
 <tr><td><code>start_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date</td><td data-label="Example"><code>start_before=2026-01-31</code></td><td data-label="Note">On field <code>date_start</code>.</td></tr>
+<tr><td><code>rate_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>rate_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/travel/perdiem-requests?state=draft&amp;limit=10&#39;</code></pre>
@@ -3454,6 +3533,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>cost</code>, <code>notes</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=trip</code> (the travel/trips record of <code>trip_id</code>) <button type="button" class="try" data-path="/api/v1/travel/trip-expenses?limit=2&amp;expand=trip">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the expense.</td></tr>
@@ -3504,6 +3584,7 @@ footer {
 <dt>Default order</dt><dd><code>trip_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>position</code>, <code>is_return_leg</code>, <code>date_from</code>, <code>date_to</code>, <code>has_transport</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=trip</code> (the travel/trips record of <code>trip_id</code>) <button type="button" class="try" data-path="/api/v1/travel/trip-stages?limit=2&amp;expand=trip">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the stage.</td></tr>
@@ -3571,6 +3652,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the trip type.</td></tr>
@@ -3615,6 +3697,9 @@ footer {
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>traveler_name</code>, <code>traveler_email</code>, <code>description</code>, <code>date_submission</code>, <code>date_start</code>, <code>date_end</code>, <code>transport_cost</code>, <code>accommodation_cost_total</code>, <code>insurance_premium</code>, <code>has_per_diem</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=expenses</code> (travel/trip-expenses by its <code>trip_id</code>) 
+<code>expand=perdiem_requests</code> (travel/perdiem-requests by its <code>trip_id</code>) 
+<code>expand=stages</code> (travel/trip-stages by its <code>trip_id</code>) <button type="button" class="try" data-path="/api/v1/travel/trips?limit=2&amp;expand=expenses">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the trip.</td></tr>
@@ -3991,7 +4076,7 @@ Every data route needs \`Authorization: Bearer <API key>\`; the documentation ro
 
 ## Paging
 
-List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
+List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`changed_since\`, \`expand\` besides their filters; detail routes take \`fields\` and \`expand\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
 
 - **Offset paging** (\`limit\`, \`offset\`, optional \`order\`): for screens and small lists. \`meta.total\` counts every match; the cost grows with the offset.
 - **Cursor paging** (\`since_id\`): for full scans and synchronisation. Start with \`since_id=0\`, then pass back \`meta.next_since_id\` unchanged (\`"next_since_id": 212\`: ask again with \`since_id=212\`); stop at \`"next_since_id": null\`. Ascending id, constant cost; never compute the cursor yourself. Not with \`offset\` or \`order\` (400).
@@ -4001,8 +4086,9 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - total: \`true\` (default) or \`false\`. The count scans every match whatever the \`limit\`: turn it off in cursor scans and whenever no count is shown.
 - order: \`field\`, \`field asc\` or \`field desc\`, comma-separated, among the resource's sortable fields; \`id\` is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP orders first by fractions of a second that answers round off.
 - fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
+- expand: \`Expand:\` relations in each record, \`lines(id,price_total),order\` (lists stop at 50: \`meta.expanded\`).
 - **Exports**: \`GET /api/v1/<domain>/<resource>/export\` takes \`format\`, \`fields\`, \`since_id\`, \`csv_formulas\`, \`changed_since\` and the filters: every match as one file, streamed by ascending id; \`since_id\` resumes after an id; \`limit\`, \`offset\`, \`order\` or \`total\` is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with \`since_id\`. The list route also answers an export to \`format=csv|ndjson\` or \`Accept: text/csv\`, for older clients.
-- format: \`csv\` (default) or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`). CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed).
+- format: \`csv\` (default) or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`). CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula has a \`'\` in front (numbers never: see \`csv_formulas\`).
 - csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
 - changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order. Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in \`meta.removed_ids\` (exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
 - **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=…\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old.
@@ -4072,7 +4158,7 @@ Agents that speak the Model Context Protocol use the same key, rights, limits an
 
 ## Routes
 
-Per domain, per resource: description; paths (\`+ /export\`: after the first); default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
+Per domain, per resource: description; paths (\`+ /export\`: after the first); default order, sortable fields, scope, \`Expand:\` relations; \`Fields:\` (\`name: type [marks]. description\`) and \`Filters:\` (\`name operator value-format. note\`), one line each; an example record (shape and formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
 
 ## analytic: Analytic
 
@@ -4080,8 +4166,8 @@ Analytic accounts charged by purchase and approval lines, and the analysis dimen
 
 ### analytic/accounts: Analytic accounts
 Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.
-List: GET /api/v1/analytic/accounts. Export: + /export. Detail: + /{id}.
-Default order: id asc. Sortable: id, code, name, active.
+Routes: GET /api/v1/analytic/accounts, + /export, + /{id}.
+Default order: id asc. Sortable: id, code, name, active. Expand: dimension_record.
 Fields:
 - id: integer. Technical identifier of the account (key used inside analytic distributions).
 - code: string|null. Reference code of the account.
@@ -4102,8 +4188,8 @@ Example record (shape only): {"id":42,"code":"Example code","name":"Example name
 
 ### analytic/dimensions: Analytic dimensions
 Axes of analysis (analytic plans) grouping the analytic accounts.
-List: GET /api/v1/analytic/dimensions. Export: + /export. Detail: + /{id}.
-Default order: sequence asc. Sortable: id, name, sequence, applicability.
+Routes: GET /api/v1/analytic/dimensions, + /export, + /{id}.
+Default order: sequence asc. Sortable: id, name, sequence, applicability. Expand: accounts.
 Fields:
 - id: integer. Technical identifier of the dimension.
 - name: string|null. Name of the dimension.
@@ -4121,8 +4207,8 @@ Approval requests, the approval circuit of each request and the product lines th
 
 ### approvals/approvers: Approvers
 Steps of an approval circuit (one approver of one request).
-List: GET /api/v1/approvals/approvers. Export: + /export. Detail: + /{id}.
-Default order: id desc. Sortable: id, status, sequence, required.
+Routes: GET /api/v1/approvals/approvers, + /export, + /{id}.
+Default order: id desc. Sortable: id, status, sequence, required. Expand: request.
 Fields:
 - id: integer. Technical identifier of the step.
 - request_id: integer|null. Identifier of the approval request.
@@ -4146,8 +4232,8 @@ Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example 
 
 ### approvals/request-lines: Approval request lines
 Product lines of approval requests (what is asked for and where it is charged).
-List: GET /api/v1/approvals/request-lines. Export: + /export. Detail: + /{id}.
-Default order: id desc. Sortable: id, description, quantity, estimated_amount.
+Routes: GET /api/v1/approvals/request-lines, + /export, + /{id}.
+Default order: id desc. Sortable: id, description, quantity, estimated_amount. Expand: purchase_order_line, request.
 Fields:
 - id: integer. Technical identifier of the line.
 - request_id: integer|null. Identifier of the approval request.
@@ -4175,12 +4261,13 @@ Filters:
 - description ilike text
 - created_after >= date-time. Lines created on or after this date.
 - created_before <= date-time. Lines created on or before this date.
+- purchase_order_line_id = integer
 Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}
 
 ### approvals/requests: Approval requests
 Approval requests (purchases, expenses, missions...) and their outcome.
-List: GET /api/v1/approvals/requests. Export: + /export. Detail: + /{id}.
-Default order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.
+Routes: GET /api/v1/approvals/requests, + /export, + /{id}.
+Default order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end. Expand: approver_records, lines.
 Fields:
 - id: integer. Technical identifier of the request.
 - subject: string|null. Subject of the request (request number).
@@ -4228,8 +4315,8 @@ Prepaid electricity meters of the sites: credit purchases, balance readings, con
 
 ### electricity/counters: Meters
 Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).
-List: GET /api/v1/electricity/counters. Export: + /export. Detail: + /{id}.
-Default order: code asc. Sortable: id, code, label. Scope: active = true.
+Routes: GET /api/v1/electricity/counters, + /export, + /{id}.
+Default order: code asc. Sortable: id, code, label. Scope: active = true. Expand: purchases, readings.
 Fields:
 - id: integer. Technical identifier of the meter.
 - code: string|null. Code of the meter.
@@ -4255,8 +4342,8 @@ Example record (shape only): {"id":42,"code":"Example code","label":"Example lab
 
 ### electricity/purchases: Credit purchases
 Prepaid credit bought for a meter.
-List: GET /api/v1/electricity/purchases. Export: + /export. Detail: + /{id}.
-Default order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.
+Routes: GET /api/v1/electricity/purchases, + /export, + /{id}.
+Default order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state. Expand: counter_record.
 Fields:
 - id: integer. Technical identifier of the purchase.
 - reference: string|null. Reference of the purchase (receipt or token number).
@@ -4280,8 +4367,8 @@ Example record (shape only): {"id":42,"reference":"Example reference","counter":
 
 ### electricity/readings: Meter readings
 Balances read on a meter and the consumption derived from the previous reading.
-List: GET /api/v1/electricity/readings. Export: + /export. Detail: + /{id}.
-Default order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.
+Routes: GET /api/v1/electricity/readings, + /export, + /{id}.
+Default order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note. Expand: counter_record.
 Fields:
 - id: integer. Technical identifier of the reading.
 - counter: string|null. Code of the meter read.
@@ -4308,8 +4395,8 @@ Events of the organisation, their registrations and their preparation checklist 
 
 ### events/events: Events
 Events with their dates, space, seats, people in charge, review state and checklist progress.
-List: GET /api/v1/events/events. Export: + /export. Detail: + /{id}.
-Default order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.
+Routes: GET /api/v1/events/events, + /export, + /{id}.
+Default order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled. Expand: registrations, reservation, space_record, tasks.
 Fields:
 - id: integer. Technical identifier of the event.
 - name: string|null. Name of the event.
@@ -4344,12 +4431,13 @@ Filters:
 - hidden_public = true|false
 - begin_after >= date-time. On field \`date_begin\`.
 - begin_before <= date-time. On field \`date_begin\`.
+- reservation_id = integer
 Example record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}
 
 ### events/registrations: Registrations
 Registrations of participants to events (attendee name, email and phone are personal data).
-List: GET /api/v1/events/registrations. Export: + /export. Detail: + /{id}.
-Default order: id desc. Sortable: id, attendee, email, phone, state.
+Routes: GET /api/v1/events/registrations, + /export, + /{id}.
+Default order: id desc. Sortable: id, attendee, email, phone, state. Expand: event_record.
 Fields:
 - id: integer. Technical identifier of the registration.
 - event_id: integer|null. Identifier of the event.
@@ -4371,8 +4459,8 @@ Example record (shape only): {"id":42,"event_id":7,"event":"Example event","tick
 
 ### events/tasks: Checklist tasks
 Preparation checklist tasks of events.
-List: GET /api/v1/events/tasks. Export: + /export. Detail: + /{id}.
-Default order: event_id desc, sequence asc. Sortable: id, name, done.
+Routes: GET /api/v1/events/tasks, + /export, + /{id}.
+Default order: event_id desc, sequence asc. Sortable: id, name, done. Expand: event_record.
 Fields:
 - id: integer. Technical identifier of the task.
 - event_id: integer|null. Identifier of the event.
@@ -4393,8 +4481,8 @@ Vehicles of the organisation, their reservations and trips, fuel logs, services,
 
 ### fleet/alerts: Alerts
 Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.
-List: GET /api/v1/fleet/alerts. Export: + /export. Detail: + /{id}.
-Default order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.
+Routes: GET /api/v1/fleet/alerts, + /export, + /{id}.
+Default order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the alert.
 - name: string|null. Title of the alert.
@@ -4418,8 +4506,8 @@ Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example v
 
 ### fleet/fuel-logs: Fuel logs
 Fuel fills of the vehicles with consumption over each interval and anomaly detection.
-List: GET /api/v1/fleet/fuel-logs. Export: + /export. Detail: + /{id}.
-Default order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.
+Routes: GET /api/v1/fleet/fuel-logs, + /export, + /{id}.
+Default order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the fuel log.
 - reference: string|null. Reference of the fuel log.
@@ -4451,8 +4539,8 @@ Example record (shape only): {"id":42,"reference":"Example reference","vehicle":
 
 ### fleet/incidents: Incidents
 Incidents involving the vehicles (damage, breakdowns, accidents).
-List: GET /api/v1/fleet/incidents. Export: + /export. Detail: + /{id}.
-Default order: date desc. Sortable: id, name, date, severity, cost.
+Routes: GET /api/v1/fleet/incidents, + /export, + /{id}.
+Default order: date desc. Sortable: id, name, date, severity, cost. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the incident.
 - name: string|null. Short description of the incident.
@@ -4475,7 +4563,7 @@ Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example v
 
 ### fleet/locations: Locations
 Fleet locations in service (pick-up points and sites; archived locations are not exposed).
-List: GET /api/v1/fleet/locations. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/fleet/locations, + /export, + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the location.
@@ -4496,8 +4584,8 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### fleet/reservations: Reservations
 Vehicle requests (reservations of a vehicle for a period).
-List: GET /api/v1/fleet/reservations. Export: + /export. Detail: + /{id}.
-Default order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.
+Routes: GET /api/v1/fleet/reservations, + /export, + /{id}.
+Default order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason. Expand: trips, vehicle_record.
 Fields:
 - id: integer. Technical identifier of the reservation.
 - reference: string|null. Reference of the reservation.
@@ -4529,8 +4617,8 @@ Example record (shape only): {"id":42,"reference":"Example reference","vehicle":
 
 ### fleet/services: Services
 Services performed on the vehicles (maintenance and repairs).
-List: GET /api/v1/fleet/services. Export: + /export. Detail: + /{id}.
-Default order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.
+Routes: GET /api/v1/fleet/services, + /export, + /{id}.
+Default order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the service.
 - vehicle: string|null. Vehicle serviced.
@@ -4559,8 +4647,8 @@ Example record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7
 
 ### fleet/trips: Trips
 Trips driven with the vehicles.
-List: GET /api/v1/fleet/trips. Export: + /export. Detail: + /{id}.
-Default order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.
+Routes: GET /api/v1/fleet/trips, + /export, + /{id}.
+Default order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination. Expand: reservation, vehicle_record.
 Fields:
 - id: integer. Technical identifier of the trip.
 - reference: string|null. Reference of the trip.
@@ -4584,12 +4672,13 @@ Filters:
 - driver_id = integer. Trips with this driver (partner id).
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
+- reservation_id = integer
 Example record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}
 
 ### fleet/vehicles: Vehicles
 Vehicles of the fleet in service (archived vehicles are not exposed).
-List: GET /api/v1/fleet/vehicles. Export: + /export. Detail: + /{id}.
-Default order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.
+Routes: GET /api/v1/fleet/vehicles, + /export, + /{id}.
+Default order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true. Expand: alerts, fuel_logs, incidents, reservations, services, trips.
 Fields:
 - id: integer. Technical identifier of the vehicle.
 - plate: string|null. Licence plate.
@@ -4624,7 +4713,7 @@ IT hardware assets of the organisation's inventory, helpdesk tickets and consuma
 
 ### it/assets: Assets
 IT hardware identified by serial number, limited to the organisation's inventory (parc).
-List: GET /api/v1/it/assets. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/it/assets, + /export, + /{id}.
 Default order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.
 Fields:
 - id: integer. Technical identifier of the asset.
@@ -4645,8 +4734,8 @@ Example record (shape only): {"id":42,"serial":"Example serial","internal_ref":"
 
 ### it/consumable-moves: Consumable moves
 Consumables issued to beneficiaries against IT tickets, and what came back.
-List: GET /api/v1/it/consumable-moves. Export: + /export. Detail: + /{id}.
-Default order: date desc. Sortable: id, quantity, returned_quantity, state, date.
+Routes: GET /api/v1/it/consumable-moves, + /export, + /{id}.
+Default order: date desc. Sortable: id, quantity, returned_quantity, state, date. Expand: ticket.
 Fields:
 - id: integer. Technical identifier of the move.
 - ticket_id: integer|null. Identifier of the ticket the consumable was issued for.
@@ -4667,12 +4756,13 @@ Filters:
 - product_id = integer. Moves of this product.
 - date_after >= date-time. Issued on or after this date.
 - date_before <= date-time. Issued on or before this date.
+- ticket_id = integer
 Example record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}
 
 ### it/tickets: Tickets
 IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).
-List: GET /api/v1/it/tickets. Export: + /export. Detail: + /{id}.
-Default order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.
+Routes: GET /api/v1/it/tickets, + /export, + /{id}.
+Default order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true. Expand: consumable_moves.
 Fields:
 - id: integer. Technical identifier of the ticket.
 - number: string|null. Ticket number.
@@ -4709,8 +4799,8 @@ Purchase orders sent to vendors and their lines (quantities, prices, receptions,
 
 ### purchase/order-lines: Purchase order lines
 Lines of purchase orders.
-List: GET /api/v1/purchase/order-lines. Export: + /export. Detail: + /{id}.
-Default order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.
+Routes: GET /api/v1/purchase/order-lines, + /export, + /{id}.
+Default order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned. Expand: approval_lines, order.
 Fields:
 - id: integer. Technical identifier of the line.
 - order_id: integer|null. Identifier of the purchase order.
@@ -4741,8 +4831,8 @@ Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example or
 
 ### purchase/orders: Purchase orders
 Purchase orders (requests for quotation and confirmed orders).
-List: GET /api/v1/purchase/orders. Export: + /export. Detail: + /{id}.
-Default order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.
+Routes: GET /api/v1/purchase/orders, + /export, + /{id}.
+Default order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at. Expand: lines.
 Fields:
 - id: integer. Technical identifier of the order.
 - reference: string|null. Order reference (number).
@@ -4791,7 +4881,7 @@ Sites and bookable spaces of the organisation, their categories and equipment, a
 
 ### space/activities: Activities
 Activities a space can be booked for (archived activities are not exposed).
-List: GET /api/v1/space/activities. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/space/activities, + /export, + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the activity.
@@ -4806,7 +4896,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### space/categories: Categories
 Categories of spaces and equipment (archived categories are not exposed).
-List: GET /api/v1/space/categories. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/space/categories, + /export, + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the category.
@@ -4819,7 +4909,7 @@ Example record (shape only): {"id":42,"name":"Example name","description":"Examp
 
 ### space/equipments: Equipment
 Equipment available in the spaces (archived equipment is not exposed).
-List: GET /api/v1/space/equipments. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/space/equipments, + /export, + /{id}.
 Default order: name asc. Sortable: id, name, code, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the equipment.
@@ -4835,8 +4925,8 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### space/maintenances: Maintenances
 Maintenance slots of spaces.
-List: GET /api/v1/space/maintenances. Export: + /export. Detail: + /{id}.
-Default order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.
+Routes: GET /api/v1/space/maintenances, + /export, + /{id}.
+Default order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations. Expand: space_record.
 Fields:
 - id: integer. Technical identifier of the maintenance.
 - name: string|null. Subject of the maintenance.
@@ -4863,8 +4953,8 @@ Example record (shape only): {"id":42,"name":"Example name","space":"Example spa
 
 ### space/reservations: Reservations
 Reservations of spaces.
-List: GET /api/v1/space/reservations. Export: + /export. Detail: + /{id}.
-Default order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.
+Routes: GET /api/v1/space/reservations, + /export, + /{id}.
+Default order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at. Expand: events, space_record.
 Fields:
 - id: integer. Technical identifier of the reservation.
 - reference: string|null. Reservation number.
@@ -4898,8 +4988,8 @@ Example record (shape only): {"id":42,"reference":"Example reference","space":"E
 
 ### space/sites: Sites
 Sites holding the spaces, as a tree (archived sites are not exposed).
-List: GET /api/v1/space/sites. Export: + /export. Detail: + /{id}.
-Default order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.
+Routes: GET /api/v1/space/sites, + /export, + /{id}.
+Default order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true. Expand: children, parent, spaces.
 Fields:
 - id: integer. Technical identifier of the site.
 - name: string|null. Name of the site.
@@ -4917,8 +5007,8 @@ Example record (shape only): {"id":42,"name":"Example name","complete_name":"Exa
 
 ### space/spaces: Spaces
 Bookable spaces (archived spaces are not exposed).
-List: GET /api/v1/space/spaces. Export: + /export. Detail: + /{id}.
-Default order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.
+Routes: GET /api/v1/space/spaces, + /export, + /{id}.
+Default order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true. Expand: events, maintenances, reservations, site_record.
 Fields:
 - id: integer. Technical identifier of the space.
 - name: string|null. Name of the space.
@@ -4954,7 +5044,7 @@ Objectives and key results, their measures and readings, squads' engagements, sp
 
 ### sprint/blockers: Blockers
 Blocking points raised by squads, with their origin, owner and the decision that lifted them.
-List: GET /api/v1/sprint/blockers. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/sprint/blockers, + /export, + /{id}.
 Default order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.
 Fields:
 - id: integer. Technical identifier of the blocker.
@@ -4988,8 +5078,8 @@ Example record (shape only): {"id":42,"name":"Example name","description":"Examp
 
 ### sprint/engagements: Engagements
 Commitments taken by squads towards an objective or key result, with their deadline and state.
-List: GET /api/v1/sprint/engagements. Export: + /export. Detail: + /{id}.
-Default order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.
+Routes: GET /api/v1/sprint/engagements, + /export, + /{id}.
+Default order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof. Expand: key_result_record, objective_record.
 Fields:
 - id: integer. Technical identifier of the engagement.
 - number: string|null. Reference of the engagement.
@@ -5021,8 +5111,8 @@ Example record (shape only): {"id":42,"number":"Example number","name":"Example 
 
 ### sprint/key-results: Key results
 Key results of the objectives, per exercice and squad, with their progress computed from their measures.
-List: GET /api/v1/sprint/key-results. Export: + /export. Detail: + /{id}.
-Default order: number asc. Sortable: id, number, name.
+Routes: GET /api/v1/sprint/key-results, + /export, + /{id}.
+Default order: number asc. Sortable: id, number, name. Expand: engagements, measure_readings, measure_records, objective_record.
 Fields:
 - id: integer. Technical identifier of the key result.
 - number: integer|null. Number of the key result.
@@ -5044,8 +5134,8 @@ Example record (shape only): {"id":42,"number":3,"name":"Example name","progress
 
 ### sprint/measure-readings: Measure readings
 Values read for the measures of the key results.
-List: GET /api/v1/sprint/measure-readings. Export: + /export. Detail: + /{id}.
-Default order: date desc. Sortable: id, date, value, note.
+Routes: GET /api/v1/sprint/measure-readings, + /export, + /{id}.
+Default order: date desc. Sortable: id, date, value, note. Expand: key_result_record, measure_record.
 Fields:
 - id: integer. Technical identifier of the reading.
 - measure: string|null. Measure read.
@@ -5069,8 +5159,8 @@ Example record (shape only): {"id":42,"measure":"Example measure","measure_id":7
 
 ### sprint/measures: Measures
 Measures of the key results: start, milestone and target values, last reading and progress.
-List: GET /api/v1/sprint/measures. Export: + /export. Detail: + /{id}.
-Default order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.
+Routes: GET /api/v1/sprint/measures, + /export, + /{id}.
+Default order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value. Expand: key_result_record, readings.
 Fields:
 - id: integer. Technical identifier of the measure.
 - name: string|null. Name of the measure.
@@ -5094,8 +5184,8 @@ Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit
 
 ### sprint/objectives: Objectives
 Objectives of the OKR framework, archived ones included.
-List: GET /api/v1/sprint/objectives. Export: + /export. Detail: + /{id}.
-Default order: name asc. Sortable: id, name, active.
+Routes: GET /api/v1/sprint/objectives, + /export, + /{id}.
+Default order: name asc. Sortable: id, name, active. Expand: engagements, key_results.
 Fields:
 - id: integer. Technical identifier of the objective.
 - name: string|null. Statement of the objective.
@@ -5108,7 +5198,7 @@ Example record (shape only): {"id":42,"name":"Example name","active":true,"url":
 
 ### sprint/sprints: Sprints
 Sprints of the squads (field list inferred, may grow; decision D1).
-List: GET /api/v1/sprint/sprints. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/sprint/sprints, + /export, + /{id}.
 Default order: date_start desc. Sortable: id, name, date_start, date_end.
 Fields:
 - id: integer. Technical identifier of the sprint.
@@ -5130,7 +5220,7 @@ Stock transfers of the organisation (receipts, deliveries and internal moves).
 
 ### stock/pickings: Pickings
 Transfers of goods (receipts, deliveries, internal moves).
-List: GET /api/v1/stock/pickings. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/stock/pickings, + /export, + /{id}.
 Default order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.
 Fields:
 - id: integer. Technical identifier of the transfer.
@@ -5160,8 +5250,8 @@ Missions of the organisation's staff: trips, their stages and expenses, trip typ
 
 ### travel/perdiem-rates: Per-diem rates
 Daily allowance rates by destination country and city (archived rates are not exposed).
-List: GET /api/v1/travel/perdiem-rates. Export: + /export. Detail: + /{id}.
-Default order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.
+Routes: GET /api/v1/travel/perdiem-rates, + /export, + /{id}.
+Default order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true. Expand: requests.
 Fields:
 - id: integer. Technical identifier of the rate.
 - country: string|null. Destination country the rate applies to.
@@ -5183,8 +5273,8 @@ Example record (shape only): {"id":42,"country":"Example country","country_id":7
 
 ### travel/perdiem-requests: Per-diem requests
 Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).
-List: GET /api/v1/travel/perdiem-requests. Export: + /export. Detail: + /{id}.
-Default order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.
+Routes: GET /api/v1/travel/perdiem-requests, + /export, + /{id}.
+Default order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true. Expand: rate, trip.
 Fields:
 - id: integer. Technical identifier of the request.
 - reference: string|null. Reference (sequence number) of the request.
@@ -5228,12 +5318,13 @@ Filters:
 - financing_type = "org"|"partner"|"mixed"
 - start_after >= date. On field \`date_start\`.
 - start_before <= date. On field \`date_start\`.
+- rate_id = integer
 Example record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}
 
 ### travel/trip-expenses: Trip expenses
 Other expenses of a trip (visa, local transport, fees...).
-List: GET /api/v1/travel/trip-expenses. Export: + /export. Detail: + /{id}.
-Default order: id desc. Sortable: id, name, cost, notes.
+Routes: GET /api/v1/travel/trip-expenses, + /export, + /{id}.
+Default order: id desc. Sortable: id, name, cost, notes. Expand: trip.
 Fields:
 - id: integer. Technical identifier of the expense.
 - name: string|null. Label of the expense.
@@ -5250,8 +5341,8 @@ Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_re
 
 ### travel/trip-stages: Trip stages
 Legs of a trip, in order, from one city to the next.
-List: GET /api/v1/travel/trip-stages. Export: + /export. Detail: + /{id}.
-Default order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.
+Routes: GET /api/v1/travel/trip-stages, + /export, + /{id}.
+Default order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport. Expand: trip.
 Fields:
 - id: integer. Technical identifier of the stage.
 - name: string|null. Label of the stage.
@@ -5278,7 +5369,7 @@ Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_re
 
 ### travel/trip-types: Trip types
 Kinds of mission (archived types are not exposed).
-List: GET /api/v1/travel/trip-types. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/travel/trip-types, + /export, + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the trip type.
@@ -5293,8 +5384,8 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### travel/trips: Trips
 Missions of the organisation's staff: traveller, itinerary, dates and costs.
-List: GET /api/v1/travel/trips. Export: + /export. Detail: + /{id}.
-Default order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.
+Routes: GET /api/v1/travel/trips, + /export, + /{id}.
+Default order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem. Expand: expenses, perdiem_requests, stages.
 Fields:
 - id: integer. Technical identifier of the trip.
 - reference: string|null. Reference (sequence number) of the trip.

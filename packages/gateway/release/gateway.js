@@ -2192,7 +2192,7 @@ footer {
 </header>
 <div class="layout">
 <nav id="toc" aria-label="Contents"><details id="toc-box" open><summary>Contents</summary>
-<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#summaries">Summaries</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li><li><a href="#operators">For operators</a></li></ul>
+<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#related">Related records</a></li><li><a href="#summaries">Summaries</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li><li><a href="#operators">For operators</a></li></ul>
 <ul class="doms">
 <li><a href="#analytic">Analytic</a><ul><li><a href="#analytic/accounts">accounts</a></li><li><a href="#analytic/dimensions">dimensions</a></li></ul></li>
 <li><a href="#approvals">Approvals</a><ul><li><a href="#approvals/approvers">approvers</a></li><li><a href="#approvals/request-lines">request-lines</a></li><li><a href="#approvals/requests">requests</a></li></ul></li>
@@ -2239,7 +2239,7 @@ footer {
 </section>
 <section class="guide" id="paging">
 <h2>Paging</h2>
-<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
+<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>changed_since</code>, <code>expand</code> besides their filters; detail routes take <code>fields</code> and <code>expand</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
 <ul>
 <li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every match; the cost grows with the offset.</li>
 <li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged (<code>&quot;next_since_id&quot;: 212</code>: ask again with <code>since_id=212</code>); stop at <code>&quot;next_since_id&quot;: null</code>. Ascending id, constant cost; never compute the cursor yourself. Not with <code>offset</code> or <code>order</code> (400).</li>
@@ -2249,8 +2249,9 @@ footer {
 <li>total: <code>true</code> (default) or <code>false</code>. The count scans every match whatever the <code>limit</code>: turn it off in cursor scans and whenever no count is shown.</li>
 <li>order: <code>field</code>, <code>field asc</code> or <code>field desc</code>, comma-separated, among the resource's sortable fields; <code>id</code> is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP orders first by fractions of a second that answers round off.</li>
 <li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
+<li>expand: <code>Expand:</code> relations in each record, <code>lines(id,price_total),order</code> (lists stop at 50: <code>meta.expanded</code>).</li>
 <li><strong>Exports</strong>: <code>GET /api/v1/&lt;domain&gt;/&lt;resource&gt;/export</code> takes <code>format</code>, <code>fields</code>, <code>since_id</code>, <code>csv_formulas</code>, <code>changed_since</code> and the filters: every match as one file, streamed by ascending id; <code>since_id</code> resumes after an id; <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. The list route also answers an export to <code>format=csv|ndjson</code> or <code>Accept: text/csv</code>, for older clients.</li>
-<li>format: <code>csv</code> (default) or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>). CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed).</li>
+<li>format: <code>csv</code> (default) or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>). CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula has a <code>'</code> in front (numbers never: see <code>csv_formulas</code>).</li>
 <li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
 <li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
 <li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
@@ -2269,6 +2270,10 @@ footer {
 <li>An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 <code>invalid_value</code>.</li>
 <li>Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.</li>
 </ul>
+</section>
+<section class="guide" id="related">
+<h2>Related records</h2>
+<p><code>expand=&lt;relation&gt;[(fields)],...</code> on a list or detail route puts related records in each record (relations: each resource's <code>Expand:</code>): <code>purchase/orders?expand=lines(id,price_total)</code> gives each order its <code>lines</code>; <code>purchase/order-lines?expand=order</code> each line its <code>order</code> (or <code>null</code>). One ERP read per relation for the whole page. A list holds at most 50 records per record, in the related route's default order; <code>meta.expanded.&lt;relation&gt;.truncated</code> names each record cut, with its <code>total</code> and <code>next</code> (the related route that pages the rest). The related resource's scope and fields apply; a relation the API account cannot read is <code>null</code>, named in <code>meta.unreadable_fields</code>. Not with exports or <code>changed_since</code> (400).</p>
 </section>
 <section class="guide" id="summaries">
 <h2>Summaries</h2>
@@ -2390,7 +2395,7 @@ footer {
 </section>
 <section class="guide" id="operators">
 <h2>For operators</h2>
-<p>Those who run this gateway have topic guides in its source repository, under <code>docs/</code>, each listed in the repository's README: <code>catalogue.md</code> (what is exposed and how it is declared, <code>make scaffold</code>, the drift check), <code>catalogue-changes.md</code> (<code>make dev</code>, catalogue errors, the rolling reload on SIGHUP), <code>production.md</code> (every setting, authentication, reliability and security, rate limits, several processes, running it), <code>caching.md</code> (ETags, coalescing, the response cache), <code>summaries.md</code> (counts and measures by group, date buckets and their time zone), <code>exports-and-sync.md</code> (CSV and NDJSON exports, the change feed), <code>agents.md</code> (these documents and the MCP server), <code>operating.md</code> (request ids, the access log, <code>Server-Timing</code>, metrics and the shipped alert rules, traces), <code>real-odoo.md</code> (proving it on a real Odoo) and <code>development.md</code> (the sandbox ERP, the commands).</p>
+<p>Those who run this gateway have topic guides in its source repository, under <code>docs/</code>, each listed in the repository's README: <code>catalogue.md</code> (what is exposed and how it is declared, <code>make scaffold</code>, the drift check), <code>catalogue-changes.md</code> (<code>make dev</code>, catalogue errors, the rolling reload on SIGHUP), <code>production.md</code> (every setting, authentication, reliability and security, rate limits, several processes, running it), <code>caching.md</code> (ETags, coalescing, the response cache), <code>summaries.md</code> (counts and measures by group, date buckets and their time zone), <code>exports-and-sync.md</code> (CSV and NDJSON exports, the change feed), <code>related-records.md</code> (<code>expand</code>, relations in the catalogue), <code>agents.md</code> (these documents and the MCP server), <code>operating.md</code> (request ids, the access log, <code>Server-Timing</code>, metrics and the shipped alert rules, traces), <code>real-odoo.md</code> (proving it on a real Odoo) and <code>development.md</code> (the sandbox ERP, the commands).</p>
 </section>
 <section class="domain" id="analytic">
 <h2>Analytic <code>analytic</code></h2>
@@ -2408,6 +2413,7 @@ footer {
 <dt>Default order</dt><dd><code>id asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>name</code>, <code>active</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=dimension_record</code> (the analytic/dimensions record of <code>dimension_id</code>) <button type="button" class="try" data-path="/api/v1/analytic/accounts?limit=2&amp;expand=dimension_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the account (key used inside analytic distributions).</td></tr>
@@ -2464,6 +2470,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>sequence</code>, <code>applicability</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=accounts</code> (analytic/accounts by its <code>dimension_id</code>) <button type="button" class="try" data-path="/api/v1/analytic/dimensions?limit=2&amp;expand=accounts">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the dimension.</td></tr>
@@ -2513,6 +2520,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>status</code>, <code>sequence</code>, <code>required</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=request</code> (the approvals/requests record of <code>request_id</code>) <button type="button" class="try" data-path="/api/v1/approvals/approvers?limit=2&amp;expand=request">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the step.</td></tr>
@@ -2573,6 +2581,8 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>estimated_amount</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=purchase_order_line</code> (the purchase/order-lines record of <code>purchase_order_line_id</code>) 
+<code>expand=request</code> (the approvals/requests record of <code>request_id</code>) <button type="button" class="try" data-path="/api/v1/approvals/request-lines?limit=2&amp;expand=purchase_order_line">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the line.</td></tr>
@@ -2602,6 +2612,7 @@ footer {
 <tr><td><code>description</code></td><td data-label="Op"><code>ilike</code></td><td data-label="Value">text (substring)</td><td data-label="Example"><code>description=abc</code></td><td data-label="Note"></td></tr>
 <tr><td><code>created_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>created_after=2026-01-31</code></td><td data-label="Note">Lines created on or after this date.</td></tr>
 <tr><td><code>created_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>created_before=2026-01-31</code></td><td data-label="Note">Lines created on or before this date.</td></tr>
+<tr><td><code>purchase_order_line_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>purchase_order_line_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/approvals/request-lines?request_id=42&amp;limit=10&#39;</code></pre>
@@ -2651,6 +2662,8 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>subject</code>, <code>description</code>, <code>reference</code>, <code>status</code>, <code>amount</code>, <code>budget_code</code>, <code>location</code>, <code>quantity</code>, <code>created_at</code>, <code>date</code>, <code>date_confirmed</code>, <code>date_start</code>, <code>date_end</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=approver_records</code> (approvals/approvers by its <code>request_id</code>) 
+<code>expand=lines</code> (approvals/request-lines by its <code>request_id</code>) <button type="button" class="try" data-path="/api/v1/approvals/requests?limit=2&amp;expand=approver_records">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the request.</td></tr>
@@ -2753,6 +2766,8 @@ footer {
 <dt>Default order</dt><dd><code>code asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>label</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=purchases</code> (electricity/purchases by its <code>counter_id</code>) 
+<code>expand=readings</code> (electricity/readings by its <code>counter_id</code>) <button type="button" class="try" data-path="/api/v1/electricity/counters?limit=2&amp;expand=purchases">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the meter.</td></tr>
@@ -2819,6 +2834,7 @@ footer {
 <dt>Default order</dt><dd><code>date_purchase desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date_purchase</code>, <code>purchased_kwh</code>, <code>amount</code>, <code>state</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=counter_record</code> (the electricity/counters record of <code>counter_id</code>) <button type="button" class="try" data-path="/api/v1/electricity/purchases?limit=2&amp;expand=counter_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the purchase.</td></tr>
@@ -2880,6 +2896,7 @@ footer {
 <dt>Default order</dt><dd><code>date_reading desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date_reading</code>, <code>remaining_kwh</code>, <code>consumed_kwh</code>, <code>days_elapsed</code>, <code>daily_consumption</code>, <code>is_excluded_from_avg</code>, <code>note</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=counter_record</code> (the electricity/counters record of <code>counter_id</code>) <button type="button" class="try" data-path="/api/v1/electricity/readings?limit=2&amp;expand=counter_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the reading.</td></tr>
@@ -2944,6 +2961,10 @@ footer {
 <dt>Default order</dt><dd><code>date_begin desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_begin</code>, <code>date_end</code>, <code>seats_max</code>, <code>origin</code>, <code>review_state</code>, <code>hidden_public</code>, <code>checklist_enabled</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=registrations</code> (events/registrations by its <code>event_id</code>) 
+<code>expand=reservation</code> (the space/reservations record of <code>reservation_id</code>) 
+<code>expand=space_record</code> (the space/spaces record of <code>space_id</code>) 
+<code>expand=tasks</code> (events/tasks by its <code>event_id</code>) <button type="button" class="try" data-path="/api/v1/events/events?limit=2&amp;expand=registrations">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the event.</td></tr>
@@ -2980,6 +3001,7 @@ footer {
 <tr><td><code>hidden_public</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">boolean</td><td data-label="Example"><code>hidden_public=true</code></td><td data-label="Note"></td></tr>
 <tr><td><code>begin_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>begin_after=2026-01-31</code></td><td data-label="Note">On field <code>date_begin</code>.</td></tr>
 <tr><td><code>begin_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>begin_before=2026-01-31</code></td><td data-label="Note">On field <code>date_begin</code>.</td></tr>
+<tr><td><code>reservation_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>reservation_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/events/events?stage_id=42&amp;limit=10&#39;</code></pre>
@@ -3033,6 +3055,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>attendee</code>, <code>email</code>, <code>phone</code>, <code>state</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=event_record</code> (the events/events record of <code>event_id</code>) <button type="button" class="try" data-path="/api/v1/events/registrations?limit=2&amp;expand=event_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the registration.</td></tr>
@@ -3091,6 +3114,7 @@ footer {
 <dt>Default order</dt><dd><code>event_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>done</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=event_record</code> (the events/events record of <code>event_id</code>) <button type="button" class="try" data-path="/api/v1/events/tasks?limit=2&amp;expand=event_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the task.</td></tr>
@@ -3144,6 +3168,7 @@ footer {
 <dt>Default order</dt><dd><code>due_date asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>type</code>, <code>due_date</code>, <code>handled_at</code>, <code>reminder_days</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/alerts?limit=2&amp;expand=vehicle_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the alert.</td></tr>
@@ -3205,6 +3230,7 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>station</code>, <code>liters</code>, <code>price_per_liter</code>, <code>odometer</code>, <code>distance</code>, <code>reviewed</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/fuel-logs?limit=2&amp;expand=vehicle_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the fuel log.</td></tr>
@@ -3282,6 +3308,7 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date</code>, <code>severity</code>, <code>cost</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/incidents?limit=2&amp;expand=vehicle_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the incident.</td></tr>
@@ -3341,6 +3368,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>address</code>, <code>city</code>, <code>latitude</code>, <code>longitude</code>, <code>is_default_pickup</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the location.</td></tr>
@@ -3397,6 +3425,8 @@ footer {
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>motive</code>, <code>destination</code>, <code>expected_km</code>, <code>attendees_count</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=trips</code> (fleet/trips by its <code>reservation_id</code>) 
+<code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/reservations?limit=2&amp;expand=trips">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the reservation.</td></tr>
@@ -3474,6 +3504,7 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>description</code>, <code>service_kind</code>, <code>amount</code>, <code>next_service_odometer</code>, <code>invoice_ref</code>, <code>state</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/services?limit=2&amp;expand=vehicle_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the service.</td></tr>
@@ -3545,6 +3576,8 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>date_start</code>, <code>date_end</code>, <code>odometer_start</code>, <code>distance</code>, <code>motive</code>, <code>destination</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=reservation</code> (the fleet/reservations record of <code>reservation_id</code>) 
+<code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/trips?limit=2&amp;expand=reservation">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the trip.</td></tr>
@@ -3570,6 +3603,7 @@ footer {
 <tr><td><code>driver_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>driver_id=42</code></td><td data-label="Note">Trips with this driver (partner id).</td></tr>
 <tr><td><code>date_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date</td><td data-label="Example"><code>date_after=2026-01-31</code></td><td data-label="Note">On field <code>date</code>.</td></tr>
 <tr><td><code>date_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date</td><td data-label="Example"><code>date_before=2026-01-31</code></td><td data-label="Note">On field <code>date</code>.</td></tr>
+<tr><td><code>reservation_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>reservation_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/fleet/trips?vehicle_id=42&amp;limit=10&#39;</code></pre>
@@ -3615,6 +3649,12 @@ footer {
 <dt>Default order</dt><dd><code>plate asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>plate</code>, <code>vin</code>, <code>seats</code>, <code>fuel_type</code>, <code>assignation_state</code>, <code>acquisition_date</code>, <code>insurance_expiry</code>, <code>technical_control_expiry</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=alerts</code> (fleet/alerts by its <code>vehicle_id</code>) 
+<code>expand=fuel_logs</code> (fleet/fuel-logs by its <code>vehicle_id</code>) 
+<code>expand=incidents</code> (fleet/incidents by its <code>vehicle_id</code>) 
+<code>expand=reservations</code> (fleet/reservations by its <code>vehicle_id</code>) 
+<code>expand=services</code> (fleet/services by its <code>vehicle_id</code>) 
+<code>expand=trips</code> (fleet/trips by its <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/vehicles?limit=2&amp;expand=alerts">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the vehicle.</td></tr>
@@ -3693,6 +3733,7 @@ footer {
 <dt>Default order</dt><dd><code>serial asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>serial</code>, <code>internal_ref</code>, <code>lifecycle</code></dd>
 <dt>Scope</dt><dd>only records with <code>org_in_parc = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the asset.</td></tr>
@@ -3748,6 +3789,7 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>quantity</code>, <code>returned_quantity</code>, <code>state</code>, <code>date</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=ticket</code> (the it/tickets record of <code>ticket_id</code>) <button type="button" class="try" data-path="/api/v1/it/consumable-moves?limit=2&amp;expand=ticket">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the move.</td></tr>
@@ -3770,6 +3812,7 @@ footer {
 <tr><td><code>product_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>product_id=42</code></td><td data-label="Note">Moves of this product.</td></tr>
 <tr><td><code>date_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>date_after=2026-01-31</code></td><td data-label="Note">Issued on or after this date.</td></tr>
 <tr><td><code>date_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>date_before=2026-01-31</code></td><td data-label="Note">Issued on or before this date.</td></tr>
+<tr><td><code>ticket_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>ticket_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/it/consumable-moves?state=out&amp;limit=10&#39;</code></pre>
@@ -3811,6 +3854,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>priority</code>, <code>kanban_state</code>, <code>assigned_date</code>, <code>closed_date</code>, <code>validation_state</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=consumable_moves</code> (it/consumable-moves by its <code>ticket_id</code>) <button type="button" class="try" data-path="/api/v1/it/tickets?limit=2&amp;expand=consumable_moves">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the ticket.</td></tr>
@@ -3895,6 +3939,8 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>price_unit</code>, <code>price_subtotal</code>, <code>price_total</code>, <code>qty_received</code>, <code>qty_invoiced</code>, <code>date_planned</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=approval_lines</code> (approvals/request-lines by its <code>purchase_order_line_id</code>) 
+<code>expand=order</code> (the purchase/orders record of <code>order_id</code>) <button type="button" class="try" data-path="/api/v1/purchase/order-lines?limit=2&amp;expand=approval_lines">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the line.</td></tr>
@@ -3972,6 +4018,7 @@ footer {
 <dt>Default order</dt><dd><code>date_order desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>vendor_reference</code>, <code>subject</code>, <code>budget_line</code>, <code>delivery_condition</code>, <code>origin</code>, <code>date_order</code>, <code>date_approve</code>, <code>date_planned</code>, <code>amount_untaxed</code>, <code>amount_total</code>, <code>state</code>, <code>invoice_status</code>, <code>created_at</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=lines</code> (purchase/order-lines by its <code>order_id</code>) <button type="button" class="try" data-path="/api/v1/purchase/orders?limit=2&amp;expand=lines">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the order.</td></tr>
@@ -4070,6 +4117,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>default_duration</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the activity.</td></tr>
@@ -4114,6 +4162,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the category.</td></tr>
@@ -4155,6 +4204,7 @@ footer {
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the equipment.</td></tr>
@@ -4201,6 +4251,7 @@ footer {
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>start</code>, <code>stop</code>, <code>state</code>, <code>category</code>, <code>blocks_reservations</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=space_record</code> (the space/spaces record of <code>space_id</code>) <button type="button" class="try" data-path="/api/v1/space/maintenances?limit=2&amp;expand=space_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the maintenance.</td></tr>
@@ -4267,6 +4318,8 @@ footer {
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>attendees_expected</code>, <code>attendees_actual</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code>, <code>cancellation_reason</code>, <code>check_in_at</code>, <code>check_out_at</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=events</code> (events/events by its <code>reservation_id</code>) 
+<code>expand=space_record</code> (the space/spaces record of <code>space_id</code>) <button type="button" class="try" data-path="/api/v1/space/reservations?limit=2&amp;expand=events">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the reservation.</td></tr>
@@ -4347,6 +4400,9 @@ footer {
 <dt>Default order</dt><dd><code>complete_name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>complete_name</code>, <code>code</code>, <code>address</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=children</code> (space/sites by its <code>parent_id</code>) 
+<code>expand=parent</code> (the space/sites record of <code>parent_id</code>) 
+<code>expand=spaces</code> (space/spaces by its <code>site_id</code>) <button type="button" class="try" data-path="/api/v1/space/sites?limit=2&amp;expand=children">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the site.</td></tr>
@@ -4398,6 +4454,10 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>state</code>, <code>location</code>, <code>floor</code>, <code>surface</code>, <code>capacity</code>, <code>hourly_price</code>, <code>public_visibility</code>, <code>approval_required</code>, <code>min_lead_hours</code>, <code>max_lead_days</code>, <code>cancel_deadline_hours</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=events</code> (events/events by its <code>space_id</code>) 
+<code>expand=maintenances</code> (space/maintenances by its <code>space_id</code>) 
+<code>expand=reservations</code> (space/reservations by its <code>space_id</code>) 
+<code>expand=site_record</code> (the space/sites record of <code>site_id</code>) <button type="button" class="try" data-path="/api/v1/space/spaces?limit=2&amp;expand=events">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the space.</td></tr>
@@ -4482,6 +4542,7 @@ footer {
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code>, <code>unblocker</code>, <code>origin</code>, <code>date_start</code>, <code>date_lifted</code>, <code>escalated</code>, <code>decision</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the blocker.</td></tr>
@@ -4559,6 +4620,8 @@ footer {
 <dt>Default order</dt><dd><code>deadline asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>state</code>, <code>deadline</code>, <code>actual_date</code>, <code>expected_proof</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=key_result_record</code> (the sprint/key-results record of <code>key_result_id</code>) 
+<code>expand=objective_record</code> (the sprint/objectives record of <code>objective_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/engagements?limit=2&amp;expand=key_result_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the engagement.</td></tr>
@@ -4637,6 +4700,10 @@ footer {
 <dt>Default order</dt><dd><code>number asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=engagements</code> (sprint/engagements by its <code>key_result_id</code>) 
+<code>expand=measure_readings</code> (sprint/measure-readings by its <code>key_result_id</code>) 
+<code>expand=measure_records</code> (sprint/measures by its <code>key_result_id</code>) 
+<code>expand=objective_record</code> (the sprint/objectives record of <code>objective_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/key-results?limit=2&amp;expand=engagements">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the key result.</td></tr>
@@ -4698,6 +4765,8 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>value</code>, <code>note</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=key_result_record</code> (the sprint/key-results record of <code>key_result_id</code>) 
+<code>expand=measure_record</code> (the sprint/measures record of <code>measure_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/measure-readings?limit=2&amp;expand=key_result_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the reading.</td></tr>
@@ -4759,6 +4828,8 @@ footer {
 <dt>Default order</dt><dd><code>kr_id, id</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>unit</code>, <code>start_value</code>, <code>milestone_value</code>, <code>milestone_date</code>, <code>target_value</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=key_result_record</code> (the sprint/key-results record of <code>key_result_id</code>) 
+<code>expand=readings</code> (sprint/measure-readings by its <code>measure_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/measures?limit=2&amp;expand=key_result_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the measure.</td></tr>
@@ -4822,6 +4893,8 @@ footer {
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>active</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=engagements</code> (sprint/engagements by its <code>objective_id</code>) 
+<code>expand=key_results</code> (sprint/key-results by its <code>objective_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/objectives?limit=2&amp;expand=engagements">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the objective.</td></tr>
@@ -4864,6 +4937,7 @@ footer {
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_start</code>, <code>date_end</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the sprint.</td></tr>
@@ -4917,6 +4991,7 @@ footer {
 <dt>Default order</dt><dd><code>scheduled_date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>origin</code>, <code>scheduled_date</code>, <code>date_done</code>, <code>priority</code>, <code>state</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the transfer.</td></tr>
@@ -4984,6 +5059,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>daily_rate</code>, <code>has_tiers</code>, <code>note</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=requests</code> (travel/perdiem-requests by its <code>rate_id</code>) <button type="button" class="try" data-path="/api/v1/travel/perdiem-rates?limit=2&amp;expand=requests">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the rate.</td></tr>
@@ -5042,6 +5118,8 @@ footer {
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>mission_object</code>, <code>date_start</code>, <code>date_end</code>, <code>prorata_start</code>, <code>prorata_end</code>, <code>calc_model</code>, <code>daily_rate</code>, <code>duration_abatement_pct</code>, <code>duration_abatement_amount</code>, <code>total_amount</code>, <code>financing_type</code>, <code>partner_share_pct</code>, <code>amount_company</code>, <code>amount_partner</code>, <code>submit_date</code>, <code>approve_date</code>, <code>reject_date</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=rate</code> (the travel/perdiem-rates record of <code>rate_id</code>) 
+<code>expand=trip</code> (the travel/trips record of <code>trip_id</code>) <button type="button" class="try" data-path="/api/v1/travel/perdiem-requests?limit=2&amp;expand=rate">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the request.</td></tr>
@@ -5087,6 +5165,7 @@ footer {
 <tr><td><code>financing_type</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">one of <code>org</code>, <code>partner</code>, <code>mixed</code></td><td data-label="Example"><code>financing_type=org</code></td><td data-label="Note"></td></tr>
 <tr><td><code>start_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date</td><td data-label="Example"><code>start_after=2026-01-31</code></td><td data-label="Note">On field <code>date_start</code>.</td></tr>
 <tr><td><code>start_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date</td><td data-label="Example"><code>start_before=2026-01-31</code></td><td data-label="Note">On field <code>date_start</code>.</td></tr>
+<tr><td><code>rate_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>rate_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/travel/perdiem-requests?state=draft&amp;limit=10&#39;</code></pre>
@@ -5149,6 +5228,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>cost</code>, <code>notes</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=trip</code> (the travel/trips record of <code>trip_id</code>) <button type="button" class="try" data-path="/api/v1/travel/trip-expenses?limit=2&amp;expand=trip">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the expense.</td></tr>
@@ -5199,6 +5279,7 @@ footer {
 <dt>Default order</dt><dd><code>trip_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>position</code>, <code>is_return_leg</code>, <code>date_from</code>, <code>date_to</code>, <code>has_transport</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=trip</code> (the travel/trips record of <code>trip_id</code>) <button type="button" class="try" data-path="/api/v1/travel/trip-stages?limit=2&amp;expand=trip">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the stage.</td></tr>
@@ -5266,6 +5347,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the trip type.</td></tr>
@@ -5310,6 +5392,9 @@ footer {
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>traveler_name</code>, <code>traveler_email</code>, <code>description</code>, <code>date_submission</code>, <code>date_start</code>, <code>date_end</code>, <code>transport_cost</code>, <code>accommodation_cost_total</code>, <code>insurance_premium</code>, <code>has_per_diem</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=expenses</code> (travel/trip-expenses by its <code>trip_id</code>) 
+<code>expand=perdiem_requests</code> (travel/perdiem-requests by its <code>trip_id</code>) 
+<code>expand=stages</code> (travel/trip-stages by its <code>trip_id</code>) <button type="button" class="try" data-path="/api/v1/travel/trips?limit=2&amp;expand=expenses">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the trip.</td></tr>
@@ -5684,7 +5769,7 @@ Every data route needs \`Authorization: Bearer <API key>\`; the documentation ro
 
 ## Paging
 
-List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
+List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`changed_since\`, \`expand\` besides their filters; detail routes take \`fields\` and \`expand\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
 
 - **Offset paging** (\`limit\`, \`offset\`, optional \`order\`): for screens and small lists. \`meta.total\` counts every match; the cost grows with the offset.
 - **Cursor paging** (\`since_id\`): for full scans and synchronisation. Start with \`since_id=0\`, then pass back \`meta.next_since_id\` unchanged (\`"next_since_id": 212\`: ask again with \`since_id=212\`); stop at \`"next_since_id": null\`. Ascending id, constant cost; never compute the cursor yourself. Not with \`offset\` or \`order\` (400).
@@ -5694,8 +5779,9 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - total: \`true\` (default) or \`false\`. The count scans every match whatever the \`limit\`: turn it off in cursor scans and whenever no count is shown.
 - order: \`field\`, \`field asc\` or \`field desc\`, comma-separated, among the resource's sortable fields; \`id\` is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP orders first by fractions of a second that answers round off.
 - fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
+- expand: \`Expand:\` relations in each record, \`lines(id,price_total),order\` (lists stop at 50: \`meta.expanded\`).
 - **Exports**: \`GET /api/v1/<domain>/<resource>/export\` takes \`format\`, \`fields\`, \`since_id\`, \`csv_formulas\`, \`changed_since\` and the filters: every match as one file, streamed by ascending id; \`since_id\` resumes after an id; \`limit\`, \`offset\`, \`order\` or \`total\` is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with \`since_id\`. The list route also answers an export to \`format=csv|ndjson\` or \`Accept: text/csv\`, for older clients.
-- format: \`csv\` (default) or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`). CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed).
+- format: \`csv\` (default) or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`). CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula has a \`'\` in front (numbers never: see \`csv_formulas\`).
 - csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
 - changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order. Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in \`meta.removed_ids\` (exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
 - **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=\u2026\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old.
@@ -5765,7 +5851,7 @@ Agents that speak the Model Context Protocol use the same key, rights, limits an
 
 ## Routes
 
-Per domain, per resource: description; paths (\`+ /export\`: after the first); default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
+Per domain, per resource: description; paths (\`+ /export\`: after the first); default order, sortable fields, scope, \`Expand:\` relations; \`Fields:\` (\`name: type [marks]. description\`) and \`Filters:\` (\`name operator value-format. note\`), one line each; an example record (shape and formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
 
 ## analytic: Analytic
 
@@ -5773,8 +5859,8 @@ Analytic accounts charged by purchase and approval lines, and the analysis dimen
 
 ### analytic/accounts: Analytic accounts
 Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.
-List: GET /api/v1/analytic/accounts. Export: + /export. Detail: + /{id}.
-Default order: id asc. Sortable: id, code, name, active.
+Routes: GET /api/v1/analytic/accounts, + /export, + /{id}.
+Default order: id asc. Sortable: id, code, name, active. Expand: dimension_record.
 Fields:
 - id: integer. Technical identifier of the account (key used inside analytic distributions).
 - code: string|null. Reference code of the account.
@@ -5795,8 +5881,8 @@ Example record (shape only): {"id":42,"code":"Example code","name":"Example name
 
 ### analytic/dimensions: Analytic dimensions
 Axes of analysis (analytic plans) grouping the analytic accounts.
-List: GET /api/v1/analytic/dimensions. Export: + /export. Detail: + /{id}.
-Default order: sequence asc. Sortable: id, name, sequence, applicability.
+Routes: GET /api/v1/analytic/dimensions, + /export, + /{id}.
+Default order: sequence asc. Sortable: id, name, sequence, applicability. Expand: accounts.
 Fields:
 - id: integer. Technical identifier of the dimension.
 - name: string|null. Name of the dimension.
@@ -5814,8 +5900,8 @@ Approval requests, the approval circuit of each request and the product lines th
 
 ### approvals/approvers: Approvers
 Steps of an approval circuit (one approver of one request).
-List: GET /api/v1/approvals/approvers. Export: + /export. Detail: + /{id}.
-Default order: id desc. Sortable: id, status, sequence, required.
+Routes: GET /api/v1/approvals/approvers, + /export, + /{id}.
+Default order: id desc. Sortable: id, status, sequence, required. Expand: request.
 Fields:
 - id: integer. Technical identifier of the step.
 - request_id: integer|null. Identifier of the approval request.
@@ -5839,8 +5925,8 @@ Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example 
 
 ### approvals/request-lines: Approval request lines
 Product lines of approval requests (what is asked for and where it is charged).
-List: GET /api/v1/approvals/request-lines. Export: + /export. Detail: + /{id}.
-Default order: id desc. Sortable: id, description, quantity, estimated_amount.
+Routes: GET /api/v1/approvals/request-lines, + /export, + /{id}.
+Default order: id desc. Sortable: id, description, quantity, estimated_amount. Expand: purchase_order_line, request.
 Fields:
 - id: integer. Technical identifier of the line.
 - request_id: integer|null. Identifier of the approval request.
@@ -5868,12 +5954,13 @@ Filters:
 - description ilike text
 - created_after >= date-time. Lines created on or after this date.
 - created_before <= date-time. Lines created on or before this date.
+- purchase_order_line_id = integer
 Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}
 
 ### approvals/requests: Approval requests
 Approval requests (purchases, expenses, missions...) and their outcome.
-List: GET /api/v1/approvals/requests. Export: + /export. Detail: + /{id}.
-Default order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.
+Routes: GET /api/v1/approvals/requests, + /export, + /{id}.
+Default order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end. Expand: approver_records, lines.
 Fields:
 - id: integer. Technical identifier of the request.
 - subject: string|null. Subject of the request (request number).
@@ -5921,8 +6008,8 @@ Prepaid electricity meters of the sites: credit purchases, balance readings, con
 
 ### electricity/counters: Meters
 Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).
-List: GET /api/v1/electricity/counters. Export: + /export. Detail: + /{id}.
-Default order: code asc. Sortable: id, code, label. Scope: active = true.
+Routes: GET /api/v1/electricity/counters, + /export, + /{id}.
+Default order: code asc. Sortable: id, code, label. Scope: active = true. Expand: purchases, readings.
 Fields:
 - id: integer. Technical identifier of the meter.
 - code: string|null. Code of the meter.
@@ -5948,8 +6035,8 @@ Example record (shape only): {"id":42,"code":"Example code","label":"Example lab
 
 ### electricity/purchases: Credit purchases
 Prepaid credit bought for a meter.
-List: GET /api/v1/electricity/purchases. Export: + /export. Detail: + /{id}.
-Default order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.
+Routes: GET /api/v1/electricity/purchases, + /export, + /{id}.
+Default order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state. Expand: counter_record.
 Fields:
 - id: integer. Technical identifier of the purchase.
 - reference: string|null. Reference of the purchase (receipt or token number).
@@ -5973,8 +6060,8 @@ Example record (shape only): {"id":42,"reference":"Example reference","counter":
 
 ### electricity/readings: Meter readings
 Balances read on a meter and the consumption derived from the previous reading.
-List: GET /api/v1/electricity/readings. Export: + /export. Detail: + /{id}.
-Default order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.
+Routes: GET /api/v1/electricity/readings, + /export, + /{id}.
+Default order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note. Expand: counter_record.
 Fields:
 - id: integer. Technical identifier of the reading.
 - counter: string|null. Code of the meter read.
@@ -6001,8 +6088,8 @@ Events of the organisation, their registrations and their preparation checklist 
 
 ### events/events: Events
 Events with their dates, space, seats, people in charge, review state and checklist progress.
-List: GET /api/v1/events/events. Export: + /export. Detail: + /{id}.
-Default order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.
+Routes: GET /api/v1/events/events, + /export, + /{id}.
+Default order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled. Expand: registrations, reservation, space_record, tasks.
 Fields:
 - id: integer. Technical identifier of the event.
 - name: string|null. Name of the event.
@@ -6037,12 +6124,13 @@ Filters:
 - hidden_public = true|false
 - begin_after >= date-time. On field \`date_begin\`.
 - begin_before <= date-time. On field \`date_begin\`.
+- reservation_id = integer
 Example record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}
 
 ### events/registrations: Registrations
 Registrations of participants to events (attendee name, email and phone are personal data).
-List: GET /api/v1/events/registrations. Export: + /export. Detail: + /{id}.
-Default order: id desc. Sortable: id, attendee, email, phone, state.
+Routes: GET /api/v1/events/registrations, + /export, + /{id}.
+Default order: id desc. Sortable: id, attendee, email, phone, state. Expand: event_record.
 Fields:
 - id: integer. Technical identifier of the registration.
 - event_id: integer|null. Identifier of the event.
@@ -6064,8 +6152,8 @@ Example record (shape only): {"id":42,"event_id":7,"event":"Example event","tick
 
 ### events/tasks: Checklist tasks
 Preparation checklist tasks of events.
-List: GET /api/v1/events/tasks. Export: + /export. Detail: + /{id}.
-Default order: event_id desc, sequence asc. Sortable: id, name, done.
+Routes: GET /api/v1/events/tasks, + /export, + /{id}.
+Default order: event_id desc, sequence asc. Sortable: id, name, done. Expand: event_record.
 Fields:
 - id: integer. Technical identifier of the task.
 - event_id: integer|null. Identifier of the event.
@@ -6086,8 +6174,8 @@ Vehicles of the organisation, their reservations and trips, fuel logs, services,
 
 ### fleet/alerts: Alerts
 Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.
-List: GET /api/v1/fleet/alerts. Export: + /export. Detail: + /{id}.
-Default order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.
+Routes: GET /api/v1/fleet/alerts, + /export, + /{id}.
+Default order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the alert.
 - name: string|null. Title of the alert.
@@ -6111,8 +6199,8 @@ Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example v
 
 ### fleet/fuel-logs: Fuel logs
 Fuel fills of the vehicles with consumption over each interval and anomaly detection.
-List: GET /api/v1/fleet/fuel-logs. Export: + /export. Detail: + /{id}.
-Default order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.
+Routes: GET /api/v1/fleet/fuel-logs, + /export, + /{id}.
+Default order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the fuel log.
 - reference: string|null. Reference of the fuel log.
@@ -6144,8 +6232,8 @@ Example record (shape only): {"id":42,"reference":"Example reference","vehicle":
 
 ### fleet/incidents: Incidents
 Incidents involving the vehicles (damage, breakdowns, accidents).
-List: GET /api/v1/fleet/incidents. Export: + /export. Detail: + /{id}.
-Default order: date desc. Sortable: id, name, date, severity, cost.
+Routes: GET /api/v1/fleet/incidents, + /export, + /{id}.
+Default order: date desc. Sortable: id, name, date, severity, cost. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the incident.
 - name: string|null. Short description of the incident.
@@ -6168,7 +6256,7 @@ Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example v
 
 ### fleet/locations: Locations
 Fleet locations in service (pick-up points and sites; archived locations are not exposed).
-List: GET /api/v1/fleet/locations. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/fleet/locations, + /export, + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the location.
@@ -6189,8 +6277,8 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### fleet/reservations: Reservations
 Vehicle requests (reservations of a vehicle for a period).
-List: GET /api/v1/fleet/reservations. Export: + /export. Detail: + /{id}.
-Default order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.
+Routes: GET /api/v1/fleet/reservations, + /export, + /{id}.
+Default order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason. Expand: trips, vehicle_record.
 Fields:
 - id: integer. Technical identifier of the reservation.
 - reference: string|null. Reference of the reservation.
@@ -6222,8 +6310,8 @@ Example record (shape only): {"id":42,"reference":"Example reference","vehicle":
 
 ### fleet/services: Services
 Services performed on the vehicles (maintenance and repairs).
-List: GET /api/v1/fleet/services. Export: + /export. Detail: + /{id}.
-Default order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.
+Routes: GET /api/v1/fleet/services, + /export, + /{id}.
+Default order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the service.
 - vehicle: string|null. Vehicle serviced.
@@ -6252,8 +6340,8 @@ Example record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7
 
 ### fleet/trips: Trips
 Trips driven with the vehicles.
-List: GET /api/v1/fleet/trips. Export: + /export. Detail: + /{id}.
-Default order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.
+Routes: GET /api/v1/fleet/trips, + /export, + /{id}.
+Default order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination. Expand: reservation, vehicle_record.
 Fields:
 - id: integer. Technical identifier of the trip.
 - reference: string|null. Reference of the trip.
@@ -6277,12 +6365,13 @@ Filters:
 - driver_id = integer. Trips with this driver (partner id).
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
+- reservation_id = integer
 Example record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}
 
 ### fleet/vehicles: Vehicles
 Vehicles of the fleet in service (archived vehicles are not exposed).
-List: GET /api/v1/fleet/vehicles. Export: + /export. Detail: + /{id}.
-Default order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.
+Routes: GET /api/v1/fleet/vehicles, + /export, + /{id}.
+Default order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true. Expand: alerts, fuel_logs, incidents, reservations, services, trips.
 Fields:
 - id: integer. Technical identifier of the vehicle.
 - plate: string|null. Licence plate.
@@ -6317,7 +6406,7 @@ IT hardware assets of the organisation's inventory, helpdesk tickets and consuma
 
 ### it/assets: Assets
 IT hardware identified by serial number, limited to the organisation's inventory (parc).
-List: GET /api/v1/it/assets. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/it/assets, + /export, + /{id}.
 Default order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.
 Fields:
 - id: integer. Technical identifier of the asset.
@@ -6338,8 +6427,8 @@ Example record (shape only): {"id":42,"serial":"Example serial","internal_ref":"
 
 ### it/consumable-moves: Consumable moves
 Consumables issued to beneficiaries against IT tickets, and what came back.
-List: GET /api/v1/it/consumable-moves. Export: + /export. Detail: + /{id}.
-Default order: date desc. Sortable: id, quantity, returned_quantity, state, date.
+Routes: GET /api/v1/it/consumable-moves, + /export, + /{id}.
+Default order: date desc. Sortable: id, quantity, returned_quantity, state, date. Expand: ticket.
 Fields:
 - id: integer. Technical identifier of the move.
 - ticket_id: integer|null. Identifier of the ticket the consumable was issued for.
@@ -6360,12 +6449,13 @@ Filters:
 - product_id = integer. Moves of this product.
 - date_after >= date-time. Issued on or after this date.
 - date_before <= date-time. Issued on or before this date.
+- ticket_id = integer
 Example record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}
 
 ### it/tickets: Tickets
 IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).
-List: GET /api/v1/it/tickets. Export: + /export. Detail: + /{id}.
-Default order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.
+Routes: GET /api/v1/it/tickets, + /export, + /{id}.
+Default order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true. Expand: consumable_moves.
 Fields:
 - id: integer. Technical identifier of the ticket.
 - number: string|null. Ticket number.
@@ -6402,8 +6492,8 @@ Purchase orders sent to vendors and their lines (quantities, prices, receptions,
 
 ### purchase/order-lines: Purchase order lines
 Lines of purchase orders.
-List: GET /api/v1/purchase/order-lines. Export: + /export. Detail: + /{id}.
-Default order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.
+Routes: GET /api/v1/purchase/order-lines, + /export, + /{id}.
+Default order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned. Expand: approval_lines, order.
 Fields:
 - id: integer. Technical identifier of the line.
 - order_id: integer|null. Identifier of the purchase order.
@@ -6434,8 +6524,8 @@ Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example or
 
 ### purchase/orders: Purchase orders
 Purchase orders (requests for quotation and confirmed orders).
-List: GET /api/v1/purchase/orders. Export: + /export. Detail: + /{id}.
-Default order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.
+Routes: GET /api/v1/purchase/orders, + /export, + /{id}.
+Default order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at. Expand: lines.
 Fields:
 - id: integer. Technical identifier of the order.
 - reference: string|null. Order reference (number).
@@ -6484,7 +6574,7 @@ Sites and bookable spaces of the organisation, their categories and equipment, a
 
 ### space/activities: Activities
 Activities a space can be booked for (archived activities are not exposed).
-List: GET /api/v1/space/activities. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/space/activities, + /export, + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the activity.
@@ -6499,7 +6589,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### space/categories: Categories
 Categories of spaces and equipment (archived categories are not exposed).
-List: GET /api/v1/space/categories. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/space/categories, + /export, + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the category.
@@ -6512,7 +6602,7 @@ Example record (shape only): {"id":42,"name":"Example name","description":"Examp
 
 ### space/equipments: Equipment
 Equipment available in the spaces (archived equipment is not exposed).
-List: GET /api/v1/space/equipments. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/space/equipments, + /export, + /{id}.
 Default order: name asc. Sortable: id, name, code, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the equipment.
@@ -6528,8 +6618,8 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### space/maintenances: Maintenances
 Maintenance slots of spaces.
-List: GET /api/v1/space/maintenances. Export: + /export. Detail: + /{id}.
-Default order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.
+Routes: GET /api/v1/space/maintenances, + /export, + /{id}.
+Default order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations. Expand: space_record.
 Fields:
 - id: integer. Technical identifier of the maintenance.
 - name: string|null. Subject of the maintenance.
@@ -6556,8 +6646,8 @@ Example record (shape only): {"id":42,"name":"Example name","space":"Example spa
 
 ### space/reservations: Reservations
 Reservations of spaces.
-List: GET /api/v1/space/reservations. Export: + /export. Detail: + /{id}.
-Default order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.
+Routes: GET /api/v1/space/reservations, + /export, + /{id}.
+Default order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at. Expand: events, space_record.
 Fields:
 - id: integer. Technical identifier of the reservation.
 - reference: string|null. Reservation number.
@@ -6591,8 +6681,8 @@ Example record (shape only): {"id":42,"reference":"Example reference","space":"E
 
 ### space/sites: Sites
 Sites holding the spaces, as a tree (archived sites are not exposed).
-List: GET /api/v1/space/sites. Export: + /export. Detail: + /{id}.
-Default order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.
+Routes: GET /api/v1/space/sites, + /export, + /{id}.
+Default order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true. Expand: children, parent, spaces.
 Fields:
 - id: integer. Technical identifier of the site.
 - name: string|null. Name of the site.
@@ -6610,8 +6700,8 @@ Example record (shape only): {"id":42,"name":"Example name","complete_name":"Exa
 
 ### space/spaces: Spaces
 Bookable spaces (archived spaces are not exposed).
-List: GET /api/v1/space/spaces. Export: + /export. Detail: + /{id}.
-Default order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.
+Routes: GET /api/v1/space/spaces, + /export, + /{id}.
+Default order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true. Expand: events, maintenances, reservations, site_record.
 Fields:
 - id: integer. Technical identifier of the space.
 - name: string|null. Name of the space.
@@ -6647,7 +6737,7 @@ Objectives and key results, their measures and readings, squads' engagements, sp
 
 ### sprint/blockers: Blockers
 Blocking points raised by squads, with their origin, owner and the decision that lifted them.
-List: GET /api/v1/sprint/blockers. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/sprint/blockers, + /export, + /{id}.
 Default order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.
 Fields:
 - id: integer. Technical identifier of the blocker.
@@ -6681,8 +6771,8 @@ Example record (shape only): {"id":42,"name":"Example name","description":"Examp
 
 ### sprint/engagements: Engagements
 Commitments taken by squads towards an objective or key result, with their deadline and state.
-List: GET /api/v1/sprint/engagements. Export: + /export. Detail: + /{id}.
-Default order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.
+Routes: GET /api/v1/sprint/engagements, + /export, + /{id}.
+Default order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof. Expand: key_result_record, objective_record.
 Fields:
 - id: integer. Technical identifier of the engagement.
 - number: string|null. Reference of the engagement.
@@ -6714,8 +6804,8 @@ Example record (shape only): {"id":42,"number":"Example number","name":"Example 
 
 ### sprint/key-results: Key results
 Key results of the objectives, per exercice and squad, with their progress computed from their measures.
-List: GET /api/v1/sprint/key-results. Export: + /export. Detail: + /{id}.
-Default order: number asc. Sortable: id, number, name.
+Routes: GET /api/v1/sprint/key-results, + /export, + /{id}.
+Default order: number asc. Sortable: id, number, name. Expand: engagements, measure_readings, measure_records, objective_record.
 Fields:
 - id: integer. Technical identifier of the key result.
 - number: integer|null. Number of the key result.
@@ -6737,8 +6827,8 @@ Example record (shape only): {"id":42,"number":3,"name":"Example name","progress
 
 ### sprint/measure-readings: Measure readings
 Values read for the measures of the key results.
-List: GET /api/v1/sprint/measure-readings. Export: + /export. Detail: + /{id}.
-Default order: date desc. Sortable: id, date, value, note.
+Routes: GET /api/v1/sprint/measure-readings, + /export, + /{id}.
+Default order: date desc. Sortable: id, date, value, note. Expand: key_result_record, measure_record.
 Fields:
 - id: integer. Technical identifier of the reading.
 - measure: string|null. Measure read.
@@ -6762,8 +6852,8 @@ Example record (shape only): {"id":42,"measure":"Example measure","measure_id":7
 
 ### sprint/measures: Measures
 Measures of the key results: start, milestone and target values, last reading and progress.
-List: GET /api/v1/sprint/measures. Export: + /export. Detail: + /{id}.
-Default order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.
+Routes: GET /api/v1/sprint/measures, + /export, + /{id}.
+Default order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value. Expand: key_result_record, readings.
 Fields:
 - id: integer. Technical identifier of the measure.
 - name: string|null. Name of the measure.
@@ -6787,8 +6877,8 @@ Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit
 
 ### sprint/objectives: Objectives
 Objectives of the OKR framework, archived ones included.
-List: GET /api/v1/sprint/objectives. Export: + /export. Detail: + /{id}.
-Default order: name asc. Sortable: id, name, active.
+Routes: GET /api/v1/sprint/objectives, + /export, + /{id}.
+Default order: name asc. Sortable: id, name, active. Expand: engagements, key_results.
 Fields:
 - id: integer. Technical identifier of the objective.
 - name: string|null. Statement of the objective.
@@ -6801,7 +6891,7 @@ Example record (shape only): {"id":42,"name":"Example name","active":true,"url":
 
 ### sprint/sprints: Sprints
 Sprints of the squads (field list inferred, may grow; decision D1).
-List: GET /api/v1/sprint/sprints. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/sprint/sprints, + /export, + /{id}.
 Default order: date_start desc. Sortable: id, name, date_start, date_end.
 Fields:
 - id: integer. Technical identifier of the sprint.
@@ -6823,7 +6913,7 @@ Stock transfers of the organisation (receipts, deliveries and internal moves).
 
 ### stock/pickings: Pickings
 Transfers of goods (receipts, deliveries, internal moves).
-List: GET /api/v1/stock/pickings. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/stock/pickings, + /export, + /{id}.
 Default order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.
 Fields:
 - id: integer. Technical identifier of the transfer.
@@ -6853,8 +6943,8 @@ Missions of the organisation's staff: trips, their stages and expenses, trip typ
 
 ### travel/perdiem-rates: Per-diem rates
 Daily allowance rates by destination country and city (archived rates are not exposed).
-List: GET /api/v1/travel/perdiem-rates. Export: + /export. Detail: + /{id}.
-Default order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.
+Routes: GET /api/v1/travel/perdiem-rates, + /export, + /{id}.
+Default order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true. Expand: requests.
 Fields:
 - id: integer. Technical identifier of the rate.
 - country: string|null. Destination country the rate applies to.
@@ -6876,8 +6966,8 @@ Example record (shape only): {"id":42,"country":"Example country","country_id":7
 
 ### travel/perdiem-requests: Per-diem requests
 Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).
-List: GET /api/v1/travel/perdiem-requests. Export: + /export. Detail: + /{id}.
-Default order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.
+Routes: GET /api/v1/travel/perdiem-requests, + /export, + /{id}.
+Default order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true. Expand: rate, trip.
 Fields:
 - id: integer. Technical identifier of the request.
 - reference: string|null. Reference (sequence number) of the request.
@@ -6921,12 +7011,13 @@ Filters:
 - financing_type = "org"|"partner"|"mixed"
 - start_after >= date. On field \`date_start\`.
 - start_before <= date. On field \`date_start\`.
+- rate_id = integer
 Example record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}
 
 ### travel/trip-expenses: Trip expenses
 Other expenses of a trip (visa, local transport, fees...).
-List: GET /api/v1/travel/trip-expenses. Export: + /export. Detail: + /{id}.
-Default order: id desc. Sortable: id, name, cost, notes.
+Routes: GET /api/v1/travel/trip-expenses, + /export, + /{id}.
+Default order: id desc. Sortable: id, name, cost, notes. Expand: trip.
 Fields:
 - id: integer. Technical identifier of the expense.
 - name: string|null. Label of the expense.
@@ -6943,8 +7034,8 @@ Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_re
 
 ### travel/trip-stages: Trip stages
 Legs of a trip, in order, from one city to the next.
-List: GET /api/v1/travel/trip-stages. Export: + /export. Detail: + /{id}.
-Default order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.
+Routes: GET /api/v1/travel/trip-stages, + /export, + /{id}.
+Default order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport. Expand: trip.
 Fields:
 - id: integer. Technical identifier of the stage.
 - name: string|null. Label of the stage.
@@ -6971,7 +7062,7 @@ Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_re
 
 ### travel/trip-types: Trip types
 Kinds of mission (archived types are not exposed).
-List: GET /api/v1/travel/trip-types. Export: + /export. Detail: + /{id}.
+Routes: GET /api/v1/travel/trip-types, + /export, + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the trip type.
@@ -6986,8 +7077,8 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### travel/trips: Trips
 Missions of the organisation's staff: traveller, itinerary, dates and costs.
-List: GET /api/v1/travel/trips. Export: + /export. Detail: + /{id}.
-Default order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.
+Routes: GET /api/v1/travel/trips, + /export, + /{id}.
+Default order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem. Expand: expenses, perdiem_requests, stages.
 Fields:
 - id: integer. Technical identifier of the trip.
 - reference: string|null. Reference (sequence number) of the trip.
@@ -7136,6 +7227,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=dimension_record(id)`; `id` is always returned). Relations: `dimension_record` (analytic/dimensions). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "dimension_id",
@@ -7802,6 +7904,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=dimension_record(id)`; `id` is always returned). Relations: `dimension_record` (analytic/dimensions). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -7856,6 +7969,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -7933,6 +8049,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=accounts(id)`; `id` is always returned). Relations: `accounts` (analytic/accounts). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "name",
@@ -8465,6 +8592,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=accounts(id)`; `id` is always returned). Relations: `accounts` (analytic/accounts). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -8519,6 +8657,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -8596,6 +8737,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=request(id)`; `id` is always returned). Relations: `request` (approvals/requests). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "request_id",
@@ -9417,6 +9569,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=request(id)`; `id` is always returned). Relations: `request` (approvals/requests). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -9471,6 +9634,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -9548,6 +9714,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=purchase_order_line(id)`; `id` is always returned). Relations: `purchase_order_line` (purchase/order-lines), `request` (approvals/requests). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "request_id",
@@ -9640,6 +9817,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "purchase_order_line_id",
+            in: "query",
+            required: false,
+            description: "Records whose purchase_order_line_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           },
           {
             $ref: "#/components/parameters/IfNoneMatch"
@@ -9854,6 +10043,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "purchase_order_line_id",
+            in: "query",
+            required: false,
+            description: "Records whose purchase_order_line_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           }
         ],
         responses: {
@@ -10103,6 +10304,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "purchase_order_line_id",
+            in: "query",
+            required: false,
+            description: "Records whose purchase_order_line_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           },
           {
             $ref: "#/components/parameters/IfNoneMatch"
@@ -10447,6 +10660,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=purchase_order_line(id)`; `id` is always returned). Relations: `purchase_order_line` (purchase/order-lines), `request` (approvals/requests). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -10501,6 +10725,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -10578,6 +10805,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=approver_records(id)`; `id` is always returned). Relations: `approver_records` (approvals/approvers), `lines` (approvals/request-lines). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "status",
@@ -12234,6 +12472,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=approver_records(id)`; `id` is always returned). Relations: `approver_records` (approvals/approvers), `lines` (approvals/request-lines). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -12288,6 +12537,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -12365,6 +12617,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=purchases(id)`; `id` is always returned). Relations: `purchases` (electricity/purchases), `readings` (electricity/readings). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "status",
@@ -12995,6 +13258,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=purchases(id)`; `id` is always returned). Relations: `purchases` (electricity/purchases), `readings` (electricity/readings). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -13049,6 +13323,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -13126,6 +13403,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=counter_record(id)`; `id` is always returned). Relations: `counter_record` (electricity/counters). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -14042,6 +14330,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=counter_record(id)`; `id` is always returned). Relations: `counter_record` (electricity/counters). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -14096,6 +14395,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -14173,6 +14475,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=counter_record(id)`; `id` is always returned). Relations: `counter_record` (electricity/counters). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "counter_id",
@@ -15076,6 +15389,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=counter_record(id)`; `id` is always returned). Relations: `counter_record` (electricity/counters). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -15130,6 +15454,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -15207,6 +15534,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=registrations(id)`; `id` is always returned). Relations: `registrations` (events/registrations), `reservation` (space/reservations), `space_record` (space/spaces), `tasks` (events/tasks). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "stage_id",
@@ -15308,6 +15646,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "reservation_id",
+            in: "query",
+            required: false,
+            description: "Records whose reservation_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           },
           {
             $ref: "#/components/parameters/IfNoneMatch"
@@ -15531,6 +15881,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "reservation_id",
+            in: "query",
+            required: false,
+            description: "Records whose reservation_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           }
         ],
         responses: {
@@ -15789,6 +16151,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "reservation_id",
+            in: "query",
+            required: false,
+            description: "Records whose reservation_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           },
           {
             $ref: "#/components/parameters/IfNoneMatch"
@@ -16356,6 +16730,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=registrations(id)`; `id` is always returned). Relations: `registrations` (events/registrations), `reservation` (space/reservations), `space_record` (space/spaces), `tasks` (events/tasks). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -16410,6 +16795,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -16487,6 +16875,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=event_record(id)`; `id` is always returned). Relations: `event_record` (events/events). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "event_id",
@@ -17162,6 +17561,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=event_record(id)`; `id` is always returned). Relations: `event_record` (events/events). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -17216,6 +17626,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -17293,6 +17706,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=event_record(id)`; `id` is always returned). Relations: `event_record` (events/events). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "event_id",
@@ -17866,6 +18290,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=event_record(id)`; `id` is always returned). Relations: `event_record` (events/events). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -17920,6 +18355,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -17997,6 +18435,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=vehicle_record(id)`; `id` is always returned). Relations: `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -19002,6 +19451,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=vehicle_record(id)`; `id` is always returned). Relations: `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -19056,6 +19516,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -19133,6 +19596,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=vehicle_record(id)`; `id` is always returned). Relations: `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "vehicle_id",
@@ -20079,6 +20553,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=vehicle_record(id)`; `id` is always returned). Relations: `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -20133,6 +20618,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -20210,6 +20698,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=vehicle_record(id)`; `id` is always returned). Relations: `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "vehicle_id",
@@ -21106,6 +21605,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=vehicle_record(id)`; `id` is always returned). Relations: `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -21160,6 +21670,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -21237,6 +21750,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "code",
@@ -21843,6 +22367,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -21897,6 +22432,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -21974,6 +22512,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=trips(id)`; `id` is always returned). Relations: `trips` (fleet/trips), `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -23133,6 +23682,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=trips(id)`; `id` is always returned). Relations: `trips` (fleet/trips), `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -23187,6 +23747,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -23264,6 +23827,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=vehicle_record(id)`; `id` is always returned). Relations: `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "vehicle_id",
@@ -24244,6 +24818,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=vehicle_record(id)`; `id` is always returned). Relations: `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -24298,6 +24883,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -24377,6 +24965,17 @@ var openapi_default = {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=reservation(id)`; `id` is always returned). Relations: `reservation` (fleet/reservations), `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             name: "vehicle_id",
             in: "query",
             required: false,
@@ -24437,6 +25036,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "reservation_id",
+            in: "query",
+            required: false,
+            description: "Records whose reservation_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           },
           {
             $ref: "#/components/parameters/IfNoneMatch"
@@ -24621,6 +25232,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "reservation_id",
+            in: "query",
+            required: false,
+            description: "Records whose reservation_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           }
         ],
         responses: {
@@ -24840,6 +25463,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "reservation_id",
+            in: "query",
+            required: false,
+            description: "Records whose reservation_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           },
           {
             $ref: "#/components/parameters/IfNoneMatch"
@@ -25479,6 +26114,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=reservation(id)`; `id` is always returned). Relations: `reservation` (fleet/reservations), `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -25533,6 +26179,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -25610,6 +26259,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=alerts(id)`; `id` is always returned). Relations: `alerts` (fleet/alerts), `fuel_logs` (fleet/fuel-logs), `incidents` (fleet/incidents), `reservations` (fleet/reservations), `services` (fleet/services), `trips` (fleet/trips). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "assignation_state",
@@ -26810,6 +27470,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=alerts(id)`; `id` is always returned). Relations: `alerts` (fleet/alerts), `fuel_logs` (fleet/fuel-logs), `incidents` (fleet/incidents), `reservations` (fleet/reservations), `services` (fleet/services), `trips` (fleet/trips). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -26864,6 +27535,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -26941,6 +27615,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "lifecycle",
@@ -27572,6 +28257,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -27626,6 +28322,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -27705,6 +28404,17 @@ var openapi_default = {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=ticket(id)`; `id` is always returned). Relations: `ticket` (it/tickets). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             name: "state",
             in: "query",
             required: false,
@@ -27780,6 +28490,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "ticket_id",
+            in: "query",
+            required: false,
+            description: "Records whose ticket_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           },
           {
             $ref: "#/components/parameters/IfNoneMatch"
@@ -27979,6 +28701,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "ticket_id",
+            in: "query",
+            required: false,
+            description: "Records whose ticket_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           }
         ],
         responses: {
@@ -28213,6 +28947,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "ticket_id",
+            in: "query",
+            required: false,
+            description: "Records whose ticket_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           },
           {
             $ref: "#/components/parameters/IfNoneMatch"
@@ -28604,6 +29350,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=ticket(id)`; `id` is always returned). Relations: `ticket` (it/tickets). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -28658,6 +29415,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -28735,6 +29495,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=consumable_moves(id)`; `id` is always returned). Relations: `consumable_moves` (it/consumable-moves). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "is_closed",
@@ -29837,6 +30608,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=consumable_moves(id)`; `id` is always returned). Relations: `consumable_moves` (it/consumable-moves). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -29891,6 +30673,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -29968,6 +30753,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=approval_lines(id)`; `id` is always returned). Relations: `approval_lines` (approvals/request-lines), `order` (purchase/orders). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "order_id",
@@ -31008,6 +31804,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=approval_lines(id)`; `id` is always returned). Relations: `approval_lines` (approvals/request-lines), `order` (purchase/orders). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -31062,6 +31869,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -31139,6 +31949,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=lines(id)`; `id` is always returned). Relations: `lines` (purchase/order-lines). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -32829,6 +33650,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=lines(id)`; `id` is always returned). Relations: `lines` (purchase/order-lines). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -32883,6 +33715,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -32960,6 +33795,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "code",
@@ -33496,6 +34342,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -33550,6 +34407,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -33627,6 +34487,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "name",
@@ -34099,6 +34970,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -34153,6 +35035,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -34230,6 +35115,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "category_id",
@@ -34757,6 +35653,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -34811,6 +35718,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -34888,6 +35798,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=space_record(id)`; `id` is always returned). Relations: `space_record` (space/spaces). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -35912,6 +36833,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=space_record(id)`; `id` is always returned). Relations: `space_record` (space/spaces). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -35966,6 +36898,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -36043,6 +36978,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=events(id)`; `id` is always returned). Relations: `events` (events/events), `space_record` (space/spaces). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -37485,6 +38431,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=events(id)`; `id` is always returned). Relations: `events` (events/events), `space_record` (space/spaces). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -37539,6 +38496,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -37616,6 +38576,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=children(id)`; `id` is always returned). Relations: `children` (space/sites), `parent` (space/sites), `spaces` (space/spaces). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "code",
@@ -38191,6 +39162,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=children(id)`; `id` is always returned). Relations: `children` (space/sites), `parent` (space/sites), `spaces` (space/spaces). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -38245,6 +39227,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -38322,6 +39307,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=events(id)`; `id` is always returned). Relations: `events` (events/events), `maintenances` (space/maintenances), `reservations` (space/reservations), `site_record` (space/sites). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -39208,6 +40204,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=events(id)`; `id` is always returned). Relations: `events` (events/events), `maintenances` (space/maintenances), `reservations` (space/reservations), `site_record` (space/sites). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -39262,6 +40269,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -39339,6 +40349,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "is_open",
@@ -40373,6 +41394,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -40427,6 +41459,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -40504,6 +41539,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=key_result_record(id)`; `id` is always returned). Relations: `key_result_record` (sprint/key-results), `objective_record` (sprint/objectives). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -41596,6 +42642,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=key_result_record(id)`; `id` is always returned). Relations: `key_result_record` (sprint/key-results), `objective_record` (sprint/objectives). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -41650,6 +42707,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -41727,6 +42787,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=engagements(id)`; `id` is always returned). Relations: `engagements` (sprint/engagements), `measure_readings` (sprint/measure-readings), `measure_records` (sprint/measures), `objective_record` (sprint/objectives). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "exercice_id",
@@ -42416,6 +43487,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=engagements(id)`; `id` is always returned). Relations: `engagements` (sprint/engagements), `measure_readings` (sprint/measure-readings), `measure_records` (sprint/measures), `objective_record` (sprint/objectives). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -42470,6 +43552,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -42547,6 +43632,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=key_result_record(id)`; `id` is always returned). Relations: `key_result_record` (sprint/key-results), `measure_record` (sprint/measures). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "measure_id",
@@ -43429,6 +44525,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=key_result_record(id)`; `id` is always returned). Relations: `key_result_record` (sprint/key-results), `measure_record` (sprint/measures). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -43483,6 +44590,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -43560,6 +44670,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=key_result_record(id)`; `id` is always returned). Relations: `key_result_record` (sprint/key-results), `readings` (sprint/measure-readings). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "key_result_id",
@@ -44353,6 +45474,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=key_result_record(id)`; `id` is always returned). Relations: `key_result_record` (sprint/key-results), `readings` (sprint/measure-readings). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -44407,6 +45539,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -44484,6 +45619,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=engagements(id)`; `id` is always returned). Relations: `engagements` (sprint/engagements), `key_results` (sprint/key-results). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "name",
@@ -44990,6 +46136,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=engagements(id)`; `id` is always returned). Relations: `engagements` (sprint/engagements), `key_results` (sprint/key-results). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -45044,6 +46201,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -45121,6 +46281,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "squad_id",
@@ -45968,6 +47139,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -46022,6 +47204,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -46099,6 +47284,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -47109,6 +48305,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -47163,6 +48370,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -47240,6 +48450,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=requests(id)`; `id` is always returned). Relations: `requests` (travel/perdiem-requests). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "country_id",
@@ -47953,6 +49174,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=requests(id)`; `id` is always returned). Relations: `requests` (travel/perdiem-requests). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -48007,6 +49239,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -48084,6 +49319,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=rate(id)`; `id` is always returned). Relations: `rate` (travel/perdiem-rates), `trip` (travel/trips). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -48190,6 +49436,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "rate_id",
+            in: "query",
+            required: false,
+            description: "Records whose rate_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           },
           {
             $ref: "#/components/parameters/IfNoneMatch"
@@ -48418,6 +49676,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "rate_id",
+            in: "query",
+            required: false,
+            description: "Records whose rate_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           }
         ],
         responses: {
@@ -48681,6 +49951,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "rate_id",
+            in: "query",
+            required: false,
+            description: "Records whose rate_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           },
           {
             $ref: "#/components/parameters/IfNoneMatch"
@@ -49813,6 +51095,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=rate(id)`; `id` is always returned). Relations: `rate` (travel/perdiem-rates), `trip` (travel/trips). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -49867,6 +51160,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -49944,6 +51240,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=trip(id)`; `id` is always returned). Relations: `trip` (travel/trips). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "trip_id",
@@ -50505,6 +51812,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=trip(id)`; `id` is always returned). Relations: `trip` (travel/trips). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -50559,6 +51877,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -50636,6 +51957,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=trip(id)`; `id` is always returned). Relations: `trip` (travel/trips). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "trip_id",
@@ -51642,6 +52974,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=trip(id)`; `id` is always returned). Relations: `trip` (travel/trips). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -51696,6 +53039,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -51773,6 +53119,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "code",
@@ -52281,6 +53638,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -52335,6 +53703,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -52412,6 +53783,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=expenses(id)`; `id` is always returned). Relations: `expenses` (travel/trip-expenses), `perdiem_requests` (travel/perdiem-requests), `stages` (travel/trip-stages). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -53736,6 +55118,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=expenses(id)`; `id` is always returned). Relations: `expenses` (travel/trip-expenses), `perdiem_requests` (travel/perdiem-requests), `stages` (travel/trip-stages). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -53790,6 +55183,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -53908,6 +55304,62 @@ var openapi_default = {
               type: "string"
             },
             description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+          },
+          expanded: {
+            $ref: "#/components/schemas/ExpandedMeta"
+          }
+        }
+      },
+      ExpandedMeta: {
+        type: "object",
+        description: "With `expand`: for each `to_many` relation expanded, the bound per record and the records whose related records it cut (never a silent cut). A relation lists at most 50 records per record, in the related list route's default order.",
+        additionalProperties: {
+          type: "object",
+          additionalProperties: false,
+          required: [
+            "resource",
+            "per_record_max",
+            "truncated"
+          ],
+          properties: {
+            resource: {
+              type: "string",
+              description: "The related resource."
+            },
+            per_record_max: {
+              type: "integer",
+              description: "Related records listed per record, at most."
+            },
+            truncated: {
+              type: "array",
+              description: "The records whose related records were cut.",
+              items: {
+                type: "object",
+                additionalProperties: false,
+                required: [
+                  "id",
+                  "total",
+                  "next"
+                ],
+                properties: {
+                  id: {
+                    type: "integer",
+                    description: "The record."
+                  },
+                  total: {
+                    type: [
+                      "integer",
+                      "null"
+                    ],
+                    description: "How many related records it has; `null` when the page had so many related records that the count is unknown (page them with `next`)."
+                  },
+                  next: {
+                    type: "string",
+                    description: "The related list route filtered on this record, from the first related record not listed."
+                  }
+                }
+              }
+            }
           }
         }
       },
@@ -53983,6 +55435,18 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          dimension_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/AnalyticDimensionsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of analytic/dimensions that dimension_id points to (analytic dimensions). Present only with `expand=dimension_record`; `null` when the API account cannot read analytic/dimensions (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside analytic/dimensions."
           }
         }
       },
@@ -54039,6 +55503,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          accounts: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/AnalyticAccountsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The analytic accounts of this record (analytic/accounts whose dimension_id is its id). Present only with `expand=accounts`; `null` when the API account cannot read analytic/accounts (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.accounts` names the records it cut."
           }
         }
       },
@@ -54140,6 +55615,18 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          request: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/ApprovalsRequestsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of approvals/requests that request_id points to (approval requests). Present only with `expand=request`; `null` when the API account cannot read approvals/requests (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside approvals/requests."
           }
         }
       },
@@ -54291,6 +55778,30 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          purchase_order_line: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/PurchaseOrderLinesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of purchase/order-lines that purchase_order_line_id points to (purchase order lines). Present only with `expand=purchase_order_line`; `null` when the API account cannot read purchase/order-lines (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside purchase/order-lines."
+          },
+          request: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/ApprovalsRequestsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of approvals/requests that request_id points to (approval requests). Present only with `expand=request`; `null` when the API account cannot read approvals/requests (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside approvals/requests."
           }
         }
       },
@@ -54499,6 +56010,28 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          approver_records: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/ApprovalsApproversRecord"
+            },
+            "x-relation": "to_many",
+            description: "The approvers of this record (approvals/approvers whose request_id is its id). Present only with `expand=approver_records`; `null` when the API account cannot read approvals/approvers (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.approver_records` names the records it cut."
+          },
+          lines: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/ApprovalsRequestLinesRecord"
+            },
+            "x-relation": "to_many",
+            description: "The approval request lines of this record (approvals/request-lines whose request_id is its id). Present only with `expand=lines`; `null` when the API account cannot read approvals/request-lines (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.lines` names the records it cut."
           }
         }
       },
@@ -54620,6 +56153,28 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          purchases: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/ElectricityPurchasesRecord"
+            },
+            "x-relation": "to_many",
+            description: "The credit purchases of this record (electricity/purchases whose counter_id is its id). Present only with `expand=purchases`; `null` when the API account cannot read electricity/purchases (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.purchases` names the records it cut."
+          },
+          readings: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/ElectricityReadingsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The meter readings of this record (electricity/readings whose counter_id is its id). Present only with `expand=readings`; `null` when the API account cannot read electricity/readings (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.readings` names the records it cut."
           }
         }
       },
@@ -54718,6 +56273,18 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          counter_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/ElectricityCountersRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of electricity/counters that counter_id points to (meters). Present only with `expand=counter_record`; `null` when the API account cannot read electricity/counters (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside electricity/counters."
           }
         }
       },
@@ -54808,6 +56375,18 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          counter_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/ElectricityCountersRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of electricity/counters that counter_id points to (meters). Present only with `expand=counter_record`; `null` when the API account cannot read electricity/counters (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside electricity/counters."
           }
         }
       },
@@ -54998,6 +56577,52 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          registrations: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/EventsRegistrationsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The registrations of this record (events/registrations whose event_id is its id). Present only with `expand=registrations`; `null` when the API account cannot read events/registrations (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.registrations` names the records it cut."
+          },
+          reservation: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SpaceReservationsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of space/reservations that reservation_id points to (reservations). Present only with `expand=reservation`; `null` when the API account cannot read space/reservations (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/reservations."
+          },
+          space_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SpaceSpacesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of space/spaces that space_id points to (spaces). Present only with `expand=space_record`; `null` when the API account cannot read space/spaces (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/spaces."
+          },
+          tasks: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/EventsTasksRecord"
+            },
+            "x-relation": "to_many",
+            description: "The checklist tasks of this record (events/tasks whose event_id is its id). Present only with `expand=tasks`; `null` when the API account cannot read events/tasks (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.tasks` names the records it cut."
           }
         }
       },
@@ -55094,6 +56719,18 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          event_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/EventsEventsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of events/events that event_id points to (events). Present only with `expand=event_record`; `null` when the API account cannot read events/events (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside events/events."
           }
         }
       },
@@ -55149,6 +56786,18 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          event_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/EventsEventsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of events/events that event_id points to (events). Present only with `expand=event_record`; `null` when the API account cannot read events/events (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside events/events."
           }
         }
       },
@@ -55258,6 +56907,18 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          vehicle_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/FleetVehiclesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
       },
@@ -55409,6 +57070,18 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          vehicle_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/FleetVehiclesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
       },
@@ -55503,6 +57176,18 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          vehicle_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/FleetVehiclesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
       },
@@ -55754,6 +57439,29 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          trips: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/FleetTripsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The trips of this record (fleet/trips whose reservation_id is its id). Present only with `expand=trips`; `null` when the API account cannot read fleet/trips (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.trips` names the records it cut."
+          },
+          vehicle_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/FleetVehiclesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
       },
@@ -55894,6 +57602,18 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          vehicle_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/FleetVehiclesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
       },
@@ -56025,6 +57745,30 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          reservation: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/FleetReservationsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of fleet/reservations that reservation_id points to (reservations). Present only with `expand=reservation`; `null` when the API account cannot read fleet/reservations (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/reservations."
+          },
+          vehicle_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/FleetVehiclesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
       },
@@ -56184,6 +57928,72 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          alerts: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/FleetAlertsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The alerts of this record (fleet/alerts whose vehicle_id is its id). Present only with `expand=alerts`; `null` when the API account cannot read fleet/alerts (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.alerts` names the records it cut."
+          },
+          fuel_logs: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/FleetFuelLogsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The fuel logs of this record (fleet/fuel-logs whose vehicle_id is its id). Present only with `expand=fuel_logs`; `null` when the API account cannot read fleet/fuel-logs (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.fuel_logs` names the records it cut."
+          },
+          incidents: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/FleetIncidentsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The incidents of this record (fleet/incidents whose vehicle_id is its id). Present only with `expand=incidents`; `null` when the API account cannot read fleet/incidents (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.incidents` names the records it cut."
+          },
+          reservations: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/FleetReservationsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The reservations of this record (fleet/reservations whose vehicle_id is its id). Present only with `expand=reservations`; `null` when the API account cannot read fleet/reservations (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.reservations` names the records it cut."
+          },
+          services: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/FleetServicesRecord"
+            },
+            "x-relation": "to_many",
+            description: "The services of this record (fleet/services whose vehicle_id is its id). Present only with `expand=services`; `null` when the API account cannot read fleet/services (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.services` names the records it cut."
+          },
+          trips: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/FleetTripsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The trips of this record (fleet/trips whose vehicle_id is its id). Present only with `expand=trips`; `null` when the API account cannot read fleet/trips (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.trips` names the records it cut."
           }
         }
       },
@@ -56379,6 +58189,18 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          ticket: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/ItTicketsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of it/tickets that ticket_id points to (tickets). Present only with `expand=ticket`; `null` when the API account cannot read it/tickets (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside it/tickets."
           }
         }
       },
@@ -56543,6 +58365,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          consumable_moves: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/ItConsumableMovesRecord"
+            },
+            "x-relation": "to_many",
+            description: "The consumable moves of this record (it/consumable-moves whose ticket_id is its id). Present only with `expand=consumable_moves`; `null` when the API account cannot read it/consumable-moves (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.consumable_moves` names the records it cut."
           }
         }
       },
@@ -56694,6 +58527,29 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          approval_lines: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/ApprovalsRequestLinesRecord"
+            },
+            "x-relation": "to_many",
+            description: "The approval request lines of this record (approvals/request-lines whose purchase_order_line_id is its id). Present only with `expand=approval_lines`; `null` when the API account cannot read approvals/request-lines (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.approval_lines` names the records it cut."
+          },
+          order: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/PurchaseOrdersRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of purchase/orders that order_id points to (purchase orders). Present only with `expand=order`; `null` when the API account cannot read purchase/orders (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside purchase/orders."
           }
         }
       },
@@ -56891,6 +58747,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          lines: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/PurchaseOrderLinesRecord"
+            },
+            "x-relation": "to_many",
+            description: "The purchase order lines of this record (purchase/order-lines whose order_id is its id). Present only with `expand=lines`; `null` when the API account cannot read purchase/order-lines (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.lines` names the records it cut."
           }
         }
       },
@@ -57141,6 +59008,18 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          space_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SpaceSpacesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of space/spaces that space_id points to (spaces). Present only with `expand=space_record`; `null` when the API account cannot read space/spaces (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/spaces."
           }
         }
       },
@@ -57316,6 +59195,29 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          events: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/EventsEventsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The events of this record (events/events whose reservation_id is its id). Present only with `expand=events`; `null` when the API account cannot read events/events (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.events` names the records it cut."
+          },
+          space_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SpaceSpacesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of space/spaces that space_id points to (spaces). Present only with `expand=space_record`; `null` when the API account cannot read space/spaces (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/spaces."
           }
         }
       },
@@ -57380,6 +59282,40 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          children: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SpaceSitesRecord"
+            },
+            "x-relation": "to_many",
+            description: "The sites of this record (space/sites whose parent_id is its id). Present only with `expand=children`; `null` when the API account cannot read space/sites (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.children` names the records it cut."
+          },
+          parent: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SpaceSitesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of space/sites that parent_id points to (sites). Present only with `expand=parent`; `null` when the API account cannot read space/sites (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/sites."
+          },
+          spaces: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SpaceSpacesRecord"
+            },
+            "x-relation": "to_many",
+            description: "The spaces of this record (space/spaces whose site_id is its id). Present only with `expand=spaces`; `null` when the API account cannot read space/spaces (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.spaces` names the records it cut."
           }
         }
       },
@@ -57537,6 +59473,51 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          events: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/EventsEventsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The events of this record (events/events whose space_id is its id). Present only with `expand=events`; `null` when the API account cannot read events/events (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.events` names the records it cut."
+          },
+          maintenances: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SpaceMaintenancesRecord"
+            },
+            "x-relation": "to_many",
+            description: "The maintenances of this record (space/maintenances whose space_id is its id). Present only with `expand=maintenances`; `null` when the API account cannot read space/maintenances (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.maintenances` names the records it cut."
+          },
+          reservations: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SpaceReservationsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The reservations of this record (space/reservations whose space_id is its id). Present only with `expand=reservations`; `null` when the API account cannot read space/reservations (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.reservations` names the records it cut."
+          },
+          site_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SpaceSitesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of space/sites that site_id points to (sites). Present only with `expand=site_record`; `null` when the API account cannot read space/sites (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/sites."
           }
         }
       },
@@ -57824,6 +59805,30 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          key_result_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SprintKeyResultsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of sprint/key-results that key_result_id points to (key results). Present only with `expand=key_result_record`; `null` when the API account cannot read sprint/key-results (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/key-results."
+          },
+          objective_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SprintObjectivesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of sprint/objectives that objective_id points to (objectives). Present only with `expand=objective_record`; `null` when the API account cannot read sprint/objectives (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/objectives."
           }
         }
       },
@@ -57909,6 +59914,51 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          engagements: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SprintEngagementsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The engagements of this record (sprint/engagements whose key_result_id is its id). Present only with `expand=engagements`; `null` when the API account cannot read sprint/engagements (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.engagements` names the records it cut."
+          },
+          measure_readings: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SprintMeasureReadingsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The measure readings of this record (sprint/measure-readings whose key_result_id is its id). Present only with `expand=measure_readings`; `null` when the API account cannot read sprint/measure-readings (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.measure_readings` names the records it cut."
+          },
+          measure_records: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SprintMeasuresRecord"
+            },
+            "x-relation": "to_many",
+            description: "The measures of this record (sprint/measures whose key_result_id is its id). Present only with `expand=measure_records`; `null` when the API account cannot read sprint/measures (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.measure_records` names the records it cut."
+          },
+          objective_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SprintObjectivesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of sprint/objectives that objective_id points to (objectives). Present only with `expand=objective_record`; `null` when the API account cannot read sprint/objectives (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/objectives."
           }
         }
       },
@@ -58003,6 +60053,30 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          key_result_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SprintKeyResultsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of sprint/key-results that key_result_id points to (key results). Present only with `expand=key_result_record`; `null` when the API account cannot read sprint/key-results (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/key-results."
+          },
+          measure_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SprintMeasuresRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of sprint/measures that measure_id points to (measures). Present only with `expand=measure_record`; `null` when the API account cannot read sprint/measures (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/measures."
           }
         }
       },
@@ -58111,6 +60185,29 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          key_result_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SprintKeyResultsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of sprint/key-results that key_result_id points to (key results). Present only with `expand=key_result_record`; `null` when the API account cannot read sprint/key-results (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/key-results."
+          },
+          readings: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SprintMeasureReadingsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The measure readings of this record (sprint/measure-readings whose measure_id is its id). Present only with `expand=readings`; `null` when the API account cannot read sprint/measure-readings (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.readings` names the records it cut."
           }
         }
       },
@@ -58144,6 +60241,28 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          engagements: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SprintEngagementsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The engagements of this record (sprint/engagements whose objective_id is its id). Present only with `expand=engagements`; `null` when the API account cannot read sprint/engagements (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.engagements` names the records it cut."
+          },
+          key_results: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SprintKeyResultsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The key results of this record (sprint/key-results whose objective_id is its id). Present only with `expand=key_results`; `null` when the API account cannot read sprint/key-results (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.key_results` names the records it cut."
           }
         }
       },
@@ -58401,6 +60520,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          requests: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/TravelPerdiemRequestsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The per-diem requests of this record (travel/perdiem-requests whose rate_id is its id). Present only with `expand=requests`; `null` when the API account cannot read travel/perdiem-requests (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.requests` names the records it cut."
           }
         }
       },
@@ -58685,6 +60815,30 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          rate: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/TravelPerdiemRatesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of travel/perdiem-rates that rate_id points to (per-diem rates). Present only with `expand=rate`; `null` when the API account cannot read travel/perdiem-rates (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside travel/perdiem-rates."
+          },
+          trip: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/TravelTripsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of travel/trips that trip_id points to (trips). Present only with `expand=trip`; `null` when the API account cannot read travel/trips (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside travel/trips."
           }
         }
       },
@@ -58749,6 +60903,18 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          trip: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/TravelTripsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of travel/trips that trip_id points to (trips). Present only with `expand=trip`; `null` when the API account cannot read travel/trips (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside travel/trips."
           }
         }
       },
@@ -58858,6 +61024,18 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          trip: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/TravelTripsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            "x-relation": "to_one",
+            description: "The record of travel/trips that trip_id points to (trips). Present only with `expand=trip`; `null` when the API account cannot read travel/trips (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside travel/trips."
           }
         }
       },
@@ -59100,6 +61278,39 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          expenses: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/TravelTripExpensesRecord"
+            },
+            "x-relation": "to_many",
+            description: "The trip expenses of this record (travel/trip-expenses whose trip_id is its id). Present only with `expand=expenses`; `null` when the API account cannot read travel/trip-expenses (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.expenses` names the records it cut."
+          },
+          perdiem_requests: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/TravelPerdiemRequestsRecord"
+            },
+            "x-relation": "to_many",
+            description: "The per-diem requests of this record (travel/perdiem-requests whose trip_id is its id). Present only with `expand=perdiem_requests`; `null` when the API account cannot read travel/perdiem-requests (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.perdiem_requests` names the records it cut."
+          },
+          stages: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/TravelTripStagesRecord"
+            },
+            "x-relation": "to_many",
+            description: "The trip stages of this record (travel/trip-stages whose trip_id is its id). Present only with `expand=stages`; `null` when the API account cannot read travel/trip-stages (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.stages` names the records it cut."
           }
         }
       }
@@ -59642,6 +61853,15 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "dimension_record",
+      kind: "to_one",
+      target: "analytic/dimensions",
+      link: "plan_id",
+      via: "dimension_id"
+    }
+  ],
   sortable: {
     id: "id",
     code: "code",
@@ -59765,6 +61985,11 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       dimension_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -59815,6 +62040,11 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       dimension_id: {
         type: "string",
@@ -59909,6 +62139,11 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
       fields: {
         type: "string",
         maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       }
     }
   }
@@ -60001,6 +62236,16 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "accounts",
+      kind: "to_many",
+      target: "analytic/accounts",
+      link: "plan_id",
+      via: "dimension_id",
+      filter: "dimension_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -60085,6 +62330,11 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       name: {
         type: "string",
         minLength: 1,
@@ -60120,6 +62370,11 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       name: {
         type: "string",
@@ -60183,6 +62438,11 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -60401,6 +62661,15 @@ var APPROVALS_APPROVERS = deepFreeze2({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "request",
+      kind: "to_one",
+      target: "approvals/requests",
+      link: "request_id",
+      via: "request_id"
+    }
+  ],
   sortable: {
     id: "id",
     status: "status",
@@ -60513,6 +62782,11 @@ var APPROVALS_APPROVERS = deepFreeze2({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       request_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -60571,6 +62845,11 @@ var APPROVALS_APPROVERS = deepFreeze2({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       request_id: {
         type: "string",
@@ -60680,6 +62959,11 @@ var APPROVALS_APPROVERS = deepFreeze2({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -60974,6 +63258,29 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       erp: "create_date",
       type: "date-time",
       deprecated: false
+    },
+    {
+      name: "purchase_order_line_id",
+      op: "=",
+      erp: "purchase_order_line_id",
+      type: "integer",
+      deprecated: false
+    }
+  ],
+  relations: [
+    {
+      name: "purchase_order_line",
+      kind: "to_one",
+      target: "purchase/order-lines",
+      link: "purchase_order_line_id",
+      via: "purchase_order_line_id"
+    },
+    {
+      name: "request",
+      kind: "to_one",
+      target: "approvals/requests",
+      link: "approval_request_id",
+      via: "request_id"
     }
   ],
   sortable: {
@@ -61136,6 +63443,11 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       request_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -61163,6 +63475,11 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       created_before: {
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      purchase_order_line_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
         maxLength: 64
       }
     }
@@ -61196,6 +63513,11 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       request_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -61223,6 +63545,11 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       created_before: {
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      purchase_order_line_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
         maxLength: 64
       }
     }
@@ -61294,6 +63621,11 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
         maxLength: 64
+      },
+      purchase_order_line_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
       }
     }
   },
@@ -61306,6 +63638,11 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -61725,6 +64062,24 @@ var APPROVALS_REQUESTS = deepFreeze2({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "approver_records",
+      kind: "to_many",
+      target: "approvals/approvers",
+      link: "request_id",
+      via: "request_id",
+      filter: "request_id"
+    },
+    {
+      name: "lines",
+      kind: "to_many",
+      target: "approvals/request-lines",
+      link: "approval_request_id",
+      via: "request_id",
+      filter: "request_id"
+    }
+  ],
   sortable: {
     id: "id",
     subject: "name",
@@ -61898,6 +64253,11 @@ var APPROVALS_REQUESTS = deepFreeze2({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       status: {
         type: "string",
         enum: ["new", "pending", "approved", "refused", "cancel", "treated_paid"]
@@ -61982,6 +64342,11 @@ var APPROVALS_REQUESTS = deepFreeze2({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       status: {
         type: "string",
@@ -62143,6 +64508,11 @@ var APPROVALS_REQUESTS = deepFreeze2({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -62400,6 +64770,24 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "purchases",
+      kind: "to_many",
+      target: "electricity/purchases",
+      link: "counter_id",
+      via: "counter_id",
+      filter: "counter_id"
+    },
+    {
+      name: "readings",
+      kind: "to_many",
+      target: "electricity/readings",
+      link: "counter_id",
+      via: "counter_id",
+      filter: "counter_id"
+    }
+  ],
   sortable: {
     id: "id",
     code: "code",
@@ -62483,6 +64871,11 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       status: {
         type: "string",
         enum: ["ok", "warning", "critical", "no_data"]
@@ -62532,6 +64925,11 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       status: {
         type: "string",
@@ -62623,6 +65021,11 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -62821,6 +65224,15 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "counter_record",
+      kind: "to_one",
+      target: "electricity/counters",
+      link: "counter_id",
+      via: "counter_id"
+    }
+  ],
   sortable: {
     id: "id",
     reference: "reference",
@@ -62951,6 +65363,11 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["active", "cancelled"]
@@ -63005,6 +65422,11 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -63106,6 +65528,11 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -63294,6 +65721,15 @@ var ELECTRICITY_READINGS = deepFreeze3({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "counter_record",
+      kind: "to_one",
+      target: "electricity/counters",
+      link: "counter_id",
+      via: "counter_id"
+    }
+  ],
   sortable: {
     id: "id",
     date_reading: "date_reading",
@@ -63425,6 +65861,11 @@ var ELECTRICITY_READINGS = deepFreeze3({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       counter_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -63475,6 +65916,11 @@ var ELECTRICITY_READINGS = deepFreeze3({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       counter_id: {
         type: "string",
@@ -63568,6 +66014,11 @@ var ELECTRICITY_READINGS = deepFreeze3({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -63970,6 +66421,45 @@ var EVENTS_EVENTS = deepFreeze4({
       erp: "date_begin",
       type: "date-time",
       deprecated: false
+    },
+    {
+      name: "reservation_id",
+      op: "=",
+      erp: "reservation_id",
+      type: "integer",
+      deprecated: false
+    }
+  ],
+  relations: [
+    {
+      name: "registrations",
+      kind: "to_many",
+      target: "events/registrations",
+      link: "event_id",
+      via: "event_id",
+      filter: "event_id"
+    },
+    {
+      name: "reservation",
+      kind: "to_one",
+      target: "space/reservations",
+      link: "reservation_id",
+      via: "reservation_id"
+    },
+    {
+      name: "space_record",
+      kind: "to_one",
+      target: "space/spaces",
+      link: "space_id",
+      via: "space_id"
+    },
+    {
+      name: "tasks",
+      kind: "to_many",
+      target: "events/tasks",
+      link: "event_id",
+      via: "event_id",
+      filter: "event_id"
     }
   ],
   sortable: {
@@ -64157,6 +66647,11 @@ var EVENTS_EVENTS = deepFreeze4({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       stage_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -64188,6 +66683,11 @@ var EVENTS_EVENTS = deepFreeze4({
       begin_before: {
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      reservation_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
         maxLength: 64
       }
     }
@@ -64221,6 +66721,11 @@ var EVENTS_EVENTS = deepFreeze4({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       stage_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -64252,6 +66757,11 @@ var EVENTS_EVENTS = deepFreeze4({
       begin_before: {
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      reservation_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
         maxLength: 64
       }
     }
@@ -64327,6 +66837,11 @@ var EVENTS_EVENTS = deepFreeze4({
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
         maxLength: 64
+      },
+      reservation_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
       }
     }
   },
@@ -64339,6 +66854,11 @@ var EVENTS_EVENTS = deepFreeze4({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -64518,6 +67038,15 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "event_record",
+      kind: "to_one",
+      target: "events/events",
+      link: "event_id",
+      via: "event_id"
+    }
+  ],
   sortable: {
     id: "id",
     attendee: "name",
@@ -64631,6 +67160,11 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       event_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -64680,6 +67214,11 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       event_id: {
         type: "string",
@@ -64771,6 +67310,11 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -64891,6 +67435,15 @@ var EVENTS_TASKS = deepFreeze4({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "event_record",
+      kind: "to_one",
+      target: "events/events",
+      link: "event_id",
+      via: "event_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -64980,6 +67533,11 @@ var EVENTS_TASKS = deepFreeze4({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       event_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -65025,6 +67583,11 @@ var EVENTS_TASKS = deepFreeze4({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       event_id: {
         type: "string",
@@ -65108,6 +67671,11 @@ var EVENTS_TASKS = deepFreeze4({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -65335,6 +67903,15 @@ var FLEET_ALERTS = deepFreeze5({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "vehicle_record",
+      kind: "to_one",
+      target: "fleet/vehicles",
+      link: "vehicle_id",
+      via: "vehicle_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -65455,6 +68032,11 @@ var FLEET_ALERTS = deepFreeze5({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["pending", "handled", "late"]
@@ -65508,6 +68090,11 @@ var FLEET_ALERTS = deepFreeze5({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -65607,6 +68194,11 @@ var FLEET_ALERTS = deepFreeze5({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -65901,6 +68493,15 @@ var FLEET_FUEL_LOGS = deepFreeze5({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "vehicle_record",
+      kind: "to_one",
+      target: "fleet/vehicles",
+      link: "vehicle_id",
+      via: "vehicle_id"
+    }
+  ],
   sortable: {
     id: "id",
     reference: "name",
@@ -66044,6 +68645,11 @@ var FLEET_FUEL_LOGS = deepFreeze5({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       vehicle_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -66099,6 +68705,11 @@ var FLEET_FUEL_LOGS = deepFreeze5({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       vehicle_id: {
         type: "string",
@@ -66202,6 +68813,11 @@ var FLEET_FUEL_LOGS = deepFreeze5({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -66389,6 +69005,15 @@ var FLEET_INCIDENTS = deepFreeze5({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "vehicle_record",
+      kind: "to_one",
+      target: "fleet/vehicles",
+      link: "vehicle_id",
+      via: "vehicle_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -66513,6 +69138,11 @@ var FLEET_INCIDENTS = deepFreeze5({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       vehicle_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -66567,6 +69197,11 @@ var FLEET_INCIDENTS = deepFreeze5({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       vehicle_id: {
         type: "string",
@@ -66668,6 +69303,11 @@ var FLEET_INCIDENTS = deepFreeze5({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -66834,6 +69474,7 @@ var FLEET_LOCATIONS = deepFreeze5({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     name: "name",
@@ -66938,6 +69579,11 @@ var FLEET_LOCATIONS = deepFreeze5({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       code: {
         type: "string",
         minLength: 1,
@@ -66978,6 +69624,11 @@ var FLEET_LOCATIONS = deepFreeze5({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       code: {
         type: "string",
@@ -67051,6 +69702,11 @@ var FLEET_LOCATIONS = deepFreeze5({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -67350,6 +70006,23 @@ var FLEET_RESERVATIONS = deepFreeze5({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "trips",
+      kind: "to_many",
+      target: "fleet/trips",
+      link: "reservation_id",
+      via: "reservation_id",
+      filter: "reservation_id"
+    },
+    {
+      name: "vehicle_record",
+      kind: "to_one",
+      target: "fleet/vehicles",
+      link: "vehicle_id",
+      via: "vehicle_id"
+    }
+  ],
   sortable: {
     id: "id",
     reference: "name",
@@ -67493,6 +70166,11 @@ var FLEET_RESERVATIONS = deepFreeze5({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["draft", "pending", "approved", "in_progress", "done", "refused", "cancelled"]
@@ -67547,6 +70225,11 @@ var FLEET_RESERVATIONS = deepFreeze5({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -67648,6 +70331,11 @@ var FLEET_RESERVATIONS = deepFreeze5({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -67910,6 +70598,15 @@ var FLEET_SERVICES = deepFreeze5({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "vehicle_record",
+      kind: "to_one",
+      target: "fleet/vehicles",
+      link: "vehicle_id",
+      via: "vehicle_id"
+    }
+  ],
   sortable: {
     id: "id",
     date: "date",
@@ -68070,6 +70767,11 @@ var FLEET_SERVICES = deepFreeze5({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       vehicle_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -68123,6 +70825,11 @@ var FLEET_SERVICES = deepFreeze5({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       vehicle_id: {
         type: "string",
@@ -68222,6 +70929,11 @@ var FLEET_SERVICES = deepFreeze5({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -68473,6 +71185,29 @@ var FLEET_TRIPS = deepFreeze5({
       erp: "date",
       type: "date",
       deprecated: false
+    },
+    {
+      name: "reservation_id",
+      op: "=",
+      erp: "reservation_id",
+      type: "integer",
+      deprecated: false
+    }
+  ],
+  relations: [
+    {
+      name: "reservation",
+      kind: "to_one",
+      target: "fleet/reservations",
+      link: "reservation_id",
+      via: "reservation_id"
+    },
+    {
+      name: "vehicle_record",
+      kind: "to_one",
+      target: "fleet/vehicles",
+      link: "vehicle_id",
+      via: "vehicle_id"
     }
   ],
   sortable: {
@@ -68625,6 +71360,11 @@ var FLEET_TRIPS = deepFreeze5({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       vehicle_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -68643,6 +71383,11 @@ var FLEET_TRIPS = deepFreeze5({
       date_before: {
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      reservation_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
         maxLength: 64
       }
     }
@@ -68676,6 +71421,11 @@ var FLEET_TRIPS = deepFreeze5({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       vehicle_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -68694,6 +71444,11 @@ var FLEET_TRIPS = deepFreeze5({
       date_before: {
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      reservation_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
         maxLength: 64
       }
     }
@@ -68756,6 +71511,11 @@ var FLEET_TRIPS = deepFreeze5({
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
         maxLength: 64
+      },
+      reservation_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
       }
     }
   },
@@ -68768,6 +71528,11 @@ var FLEET_TRIPS = deepFreeze5({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -69056,6 +71821,56 @@ var FLEET_VEHICLES = deepFreeze5({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "alerts",
+      kind: "to_many",
+      target: "fleet/alerts",
+      link: "vehicle_id",
+      via: "vehicle_id",
+      filter: "vehicle_id"
+    },
+    {
+      name: "fuel_logs",
+      kind: "to_many",
+      target: "fleet/fuel-logs",
+      link: "vehicle_id",
+      via: "vehicle_id",
+      filter: "vehicle_id"
+    },
+    {
+      name: "incidents",
+      kind: "to_many",
+      target: "fleet/incidents",
+      link: "vehicle_id",
+      via: "vehicle_id",
+      filter: "vehicle_id"
+    },
+    {
+      name: "reservations",
+      kind: "to_many",
+      target: "fleet/reservations",
+      link: "vehicle_id",
+      via: "vehicle_id",
+      filter: "vehicle_id"
+    },
+    {
+      name: "services",
+      kind: "to_many",
+      target: "fleet/services",
+      link: "vehicle_id",
+      via: "vehicle_id",
+      filter: "vehicle_id"
+    },
+    {
+      name: "trips",
+      kind: "to_many",
+      target: "fleet/trips",
+      link: "vehicle_id",
+      via: "vehicle_id",
+      filter: "vehicle_id"
+    }
+  ],
   sortable: {
     id: "id",
     plate: "license_plate",
@@ -69191,6 +72006,11 @@ var FLEET_VEHICLES = deepFreeze5({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       assignation_state: {
         type: "string",
         enum: ["free", "assigned", "maintenance", "out_of_service", "sold"]
@@ -69249,6 +72069,11 @@ var FLEET_VEHICLES = deepFreeze5({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       assignation_state: {
         type: "string",
@@ -69358,6 +72183,11 @@ var FLEET_VEHICLES = deepFreeze5({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -69569,6 +72399,7 @@ var IT_ASSETS = deepFreeze6({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     serial: "name",
@@ -69670,6 +72501,11 @@ var IT_ASSETS = deepFreeze6({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       lifecycle: {
         type: "string",
         enum: ["available", "assigned", "maintenance", "retired", "external"]
@@ -69714,6 +72550,11 @@ var IT_ASSETS = deepFreeze6({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       lifecycle: {
         type: "string",
@@ -69795,6 +72636,11 @@ var IT_ASSETS = deepFreeze6({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -70005,6 +72851,22 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       erp: "date",
       type: "date-time",
       deprecated: false
+    },
+    {
+      name: "ticket_id",
+      op: "=",
+      erp: "ticket_id",
+      type: "integer",
+      deprecated: false
+    }
+  ],
+  relations: [
+    {
+      name: "ticket",
+      kind: "to_one",
+      target: "it/tickets",
+      link: "ticket_id",
+      via: "ticket_id"
     }
   ],
   sortable: {
@@ -70125,6 +72987,11 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["out", "partial", "returned"]
@@ -70147,6 +73014,11 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       date_before: {
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      ticket_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
         maxLength: 64
       }
     }
@@ -70180,6 +73052,11 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["out", "partial", "returned"]
@@ -70202,6 +73079,11 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       date_before: {
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      ticket_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
         maxLength: 64
       }
     }
@@ -70268,6 +73150,11 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
         maxLength: 64
+      },
+      ticket_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
       }
     }
   },
@@ -70280,6 +73167,11 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -70592,6 +73484,16 @@ var IT_TICKETS = deepFreeze6({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "consumable_moves",
+      kind: "to_many",
+      target: "it/consumable-moves",
+      link: "ticket_id",
+      via: "ticket_id",
+      filter: "ticket_id"
+    }
+  ],
   sortable: {
     id: "id",
     number: "number",
@@ -70743,6 +73645,11 @@ var IT_TICKETS = deepFreeze6({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       is_closed: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -70820,6 +73727,11 @@ var IT_TICKETS = deepFreeze6({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       is_closed: {
         type: "string",
@@ -70967,6 +73879,11 @@ var IT_TICKETS = deepFreeze6({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -71278,6 +74195,23 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "approval_lines",
+      kind: "to_many",
+      target: "approvals/request-lines",
+      link: "purchase_order_line_id",
+      via: "purchase_order_line_id",
+      filter: "purchase_order_line_id"
+    },
+    {
+      name: "order",
+      kind: "to_one",
+      target: "purchase/orders",
+      link: "order_id",
+      via: "order_id"
+    }
+  ],
   sortable: {
     id: "id",
     description: "name",
@@ -71436,6 +74370,11 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       order_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -71490,6 +74429,11 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       order_id: {
         type: "string",
@@ -71591,6 +74535,11 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -72005,6 +74954,16 @@ var PURCHASE_ORDERS = deepFreeze7({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "lines",
+      kind: "to_many",
+      target: "purchase/order-lines",
+      link: "order_id",
+      via: "order_id",
+      filter: "order_id"
+    }
+  ],
   sortable: {
     id: "id",
     reference: "name",
@@ -72190,6 +75149,11 @@ var PURCHASE_ORDERS = deepFreeze7({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["draft", "sent", "org_tribu", "to approve", "purchase", "cancel"]
@@ -72288,6 +75252,11 @@ var PURCHASE_ORDERS = deepFreeze7({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -72478,6 +75447,11 @@ var PURCHASE_ORDERS = deepFreeze7({
       fields: {
         type: "string",
         maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       }
     }
   }
@@ -72591,6 +75565,7 @@ var SPACE_ACTIVITIES = deepFreeze8({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     name: "name",
@@ -72657,6 +75632,11 @@ var SPACE_ACTIVITIES = deepFreeze8({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       code: {
         type: "string",
         minLength: 1,
@@ -72697,6 +75677,11 @@ var SPACE_ACTIVITIES = deepFreeze8({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       code: {
         type: "string",
@@ -72771,6 +75756,11 @@ var SPACE_ACTIVITIES = deepFreeze8({
       fields: {
         type: "string",
         maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       }
     }
   }
@@ -72843,6 +75833,7 @@ var SPACE_CATEGORIES = deepFreeze8({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     name: "name",
@@ -72902,6 +75893,11 @@ var SPACE_CATEGORIES = deepFreeze8({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       name: {
         type: "string",
         minLength: 1,
@@ -72937,6 +75933,11 @@ var SPACE_CATEGORIES = deepFreeze8({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       name: {
         type: "string",
@@ -73000,6 +76001,11 @@ var SPACE_CATEGORIES = deepFreeze8({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -73105,6 +76111,7 @@ var SPACE_EQUIPMENTS = deepFreeze8({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     name: "name",
@@ -73178,6 +76185,11 @@ var SPACE_EQUIPMENTS = deepFreeze8({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       category_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -73218,6 +76230,11 @@ var SPACE_EQUIPMENTS = deepFreeze8({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       category_id: {
         type: "string",
@@ -73291,6 +76308,11 @@ var SPACE_EQUIPMENTS = deepFreeze8({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -73524,6 +76546,15 @@ var SPACE_MAINTENANCES = deepFreeze8({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "space_record",
+      kind: "to_one",
+      target: "space/spaces",
+      link: "space_id",
+      via: "space_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -73652,6 +76683,11 @@ var SPACE_MAINTENANCES = deepFreeze8({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["planned", "in_progress", "done", "cancelled"]
@@ -73710,6 +76746,11 @@ var SPACE_MAINTENANCES = deepFreeze8({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -73819,6 +76860,11 @@ var SPACE_MAINTENANCES = deepFreeze8({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -74140,6 +77186,23 @@ var SPACE_RESERVATIONS = deepFreeze8({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "events",
+      kind: "to_many",
+      target: "events/events",
+      link: "reservation_id",
+      via: "reservation_id",
+      filter: "reservation_id"
+    },
+    {
+      name: "space_record",
+      kind: "to_one",
+      target: "space/spaces",
+      link: "space_id",
+      via: "space_id"
+    }
+  ],
   sortable: {
     id: "id",
     reference: "name",
@@ -74307,6 +77370,11 @@ var SPACE_RESERVATIONS = deepFreeze8({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["pending", "approved", "refused", "cancelled", "done"]
@@ -74365,6 +77433,11 @@ var SPACE_RESERVATIONS = deepFreeze8({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -74474,6 +77547,11 @@ var SPACE_RESERVATIONS = deepFreeze8({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -74611,6 +77689,31 @@ var SPACE_SITES = deepFreeze8({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "children",
+      kind: "to_many",
+      target: "space/sites",
+      link: "parent_id",
+      via: "parent_id",
+      filter: "parent_id"
+    },
+    {
+      name: "parent",
+      kind: "to_one",
+      target: "space/sites",
+      link: "parent_id",
+      via: "parent_id"
+    },
+    {
+      name: "spaces",
+      kind: "to_many",
+      target: "space/spaces",
+      link: "site_id",
+      via: "site_id",
+      filter: "site_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -74696,6 +77799,11 @@ var SPACE_SITES = deepFreeze8({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       code: {
         type: "string",
         minLength: 1,
@@ -74741,6 +77849,11 @@ var SPACE_SITES = deepFreeze8({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       code: {
         type: "string",
@@ -74824,6 +77937,11 @@ var SPACE_SITES = deepFreeze8({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -75126,6 +78244,39 @@ var SPACE_SPACES = deepFreeze8({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "events",
+      kind: "to_many",
+      target: "events/events",
+      link: "space_id",
+      via: "space_id",
+      filter: "space_id"
+    },
+    {
+      name: "maintenances",
+      kind: "to_many",
+      target: "space/maintenances",
+      link: "space_id",
+      via: "space_id",
+      filter: "space_id"
+    },
+    {
+      name: "reservations",
+      kind: "to_many",
+      target: "space/reservations",
+      link: "space_id",
+      via: "space_id",
+      filter: "space_id"
+    },
+    {
+      name: "site_record",
+      kind: "to_one",
+      target: "space/sites",
+      link: "site_id",
+      via: "site_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -75290,6 +78441,11 @@ var SPACE_SPACES = deepFreeze8({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["available", "restricted", "closed"]
@@ -75344,6 +78500,11 @@ var SPACE_SPACES = deepFreeze8({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -75445,6 +78606,11 @@ var SPACE_SPACES = deepFreeze8({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -75786,6 +78952,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     name: "name",
@@ -75921,6 +79088,11 @@ var SPRINT_BLOCKERS = deepFreeze9({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       is_open: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -75986,6 +79158,11 @@ var SPRINT_BLOCKERS = deepFreeze9({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       is_open: {
         type: "string",
@@ -76109,6 +79286,11 @@ var SPRINT_BLOCKERS = deepFreeze9({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -76399,6 +79581,22 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "key_result_record",
+      kind: "to_one",
+      target: "sprint/key-results",
+      link: "kr_id",
+      via: "key_result_id"
+    },
+    {
+      name: "objective_record",
+      kind: "to_one",
+      target: "sprint/objectives",
+      link: "objective_id",
+      via: "objective_id"
+    }
+  ],
   sortable: {
     id: "id",
     number: "number",
@@ -76559,6 +79757,11 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["open", "in_progress", "at_risk", "kept"]
@@ -76623,6 +79826,11 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -76744,6 +79952,11 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -76923,6 +80136,39 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "engagements",
+      kind: "to_many",
+      target: "sprint/engagements",
+      link: "kr_id",
+      via: "key_result_id",
+      filter: "key_result_id"
+    },
+    {
+      name: "measure_readings",
+      kind: "to_many",
+      target: "sprint/measure-readings",
+      link: "kr_id",
+      via: "key_result_id",
+      filter: "key_result_id"
+    },
+    {
+      name: "measure_records",
+      kind: "to_many",
+      target: "sprint/measures",
+      link: "kr_id",
+      via: "key_result_id",
+      filter: "key_result_id"
+    },
+    {
+      name: "objective_record",
+      kind: "to_one",
+      target: "sprint/objectives",
+      link: "objective_id",
+      via: "objective_id"
+    }
+  ],
   sortable: {
     id: "id",
     number: "number",
@@ -77044,6 +80290,11 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       exercice_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -77094,6 +80345,11 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       exercice_id: {
         type: "string",
@@ -77187,6 +80443,11 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -77386,6 +80647,22 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "key_result_record",
+      kind: "to_one",
+      target: "sprint/key-results",
+      link: "kr_id",
+      via: "key_result_id"
+    },
+    {
+      name: "measure_record",
+      kind: "to_one",
+      target: "sprint/measures",
+      link: "measure_id",
+      via: "measure_id"
+    }
+  ],
   sortable: {
     id: "id",
     date: "date",
@@ -77514,6 +80791,11 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       measure_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -77569,6 +80851,11 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       measure_id: {
         type: "string",
@@ -77672,6 +80959,11 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -77878,6 +81170,23 @@ var SPRINT_MEASURES = deepFreeze9({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "key_result_record",
+      kind: "to_one",
+      target: "sprint/key-results",
+      link: "kr_id",
+      via: "key_result_id"
+    },
+    {
+      name: "readings",
+      kind: "to_many",
+      target: "sprint/measure-readings",
+      link: "measure_id",
+      via: "measure_id",
+      filter: "measure_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -77997,6 +81306,11 @@ var SPRINT_MEASURES = deepFreeze9({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       key_result_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -78042,6 +81356,11 @@ var SPRINT_MEASURES = deepFreeze9({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       key_result_id: {
         type: "string",
@@ -78126,6 +81445,11 @@ var SPRINT_MEASURES = deepFreeze9({
       fields: {
         type: "string",
         maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       }
     }
   }
@@ -78199,6 +81523,24 @@ var SPRINT_OBJECTIVES = deepFreeze9({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "engagements",
+      kind: "to_many",
+      target: "sprint/engagements",
+      link: "objective_id",
+      via: "objective_id",
+      filter: "objective_id"
+    },
+    {
+      name: "key_results",
+      kind: "to_many",
+      target: "sprint/key-results",
+      link: "objective_id",
+      via: "objective_id",
+      filter: "objective_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -78265,6 +81607,11 @@ var SPRINT_OBJECTIVES = deepFreeze9({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       name: {
         type: "string",
         minLength: 1,
@@ -78305,6 +81652,11 @@ var SPRINT_OBJECTIVES = deepFreeze9({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       name: {
         type: "string",
@@ -78378,6 +81730,11 @@ var SPRINT_OBJECTIVES = deepFreeze9({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -78499,6 +81856,7 @@ var SPRINT_SPRINTS = deepFreeze9({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     name: "name",
@@ -78595,6 +81953,11 @@ var SPRINT_SPRINTS = deepFreeze9({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       squad_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -78640,6 +82003,11 @@ var SPRINT_SPRINTS = deepFreeze9({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       squad_id: {
         type: "string",
@@ -78723,6 +82091,11 @@ var SPRINT_SPRINTS = deepFreeze9({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -78978,6 +82351,7 @@ var STOCK_PICKINGS = deepFreeze10({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     reference: "name",
@@ -79111,6 +82485,11 @@ var STOCK_PICKINGS = deepFreeze10({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["draft", "waiting", "confirmed", "assigned", "done", "cancel"]
@@ -79165,6 +82544,11 @@ var STOCK_PICKINGS = deepFreeze10({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -79266,6 +82650,11 @@ var STOCK_PICKINGS = deepFreeze10({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -79468,6 +82857,16 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "requests",
+      kind: "to_many",
+      target: "travel/perdiem-requests",
+      link: "rate_id",
+      via: "rate_id",
+      filter: "rate_id"
+    }
+  ],
   sortable: {
     id: "id",
     daily_rate: "daily_rate",
@@ -79607,6 +83006,11 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       country_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -79657,6 +83061,11 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       country_id: {
         type: "string",
@@ -79750,6 +83159,11 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -80246,6 +83660,29 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       erp: "date_debut",
       type: "date",
       deprecated: false
+    },
+    {
+      name: "rate_id",
+      op: "=",
+      erp: "rate_id",
+      type: "integer",
+      deprecated: false
+    }
+  ],
+  relations: [
+    {
+      name: "rate",
+      kind: "to_one",
+      target: "travel/perdiem-rates",
+      link: "rate_id",
+      via: "rate_id"
+    },
+    {
+      name: "trip",
+      kind: "to_one",
+      target: "travel/trips",
+      link: "trip_id",
+      via: "trip_id"
     }
   ],
   sortable: {
@@ -80510,6 +83947,11 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["draft", "pending", "approved", "rejected", "cancelled"]
@@ -80541,6 +83983,11 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       start_before: {
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      rate_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
         maxLength: 64
       }
     }
@@ -80574,6 +84021,11 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["draft", "pending", "approved", "rejected", "cancelled"]
@@ -80605,6 +84057,11 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       start_before: {
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      rate_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
         maxLength: 64
       }
     }
@@ -80680,6 +84137,11 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
         maxLength: 64
+      },
+      rate_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
       }
     }
   },
@@ -80692,6 +84154,11 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -80817,6 +84284,15 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "trip",
+      kind: "to_one",
+      target: "travel/trips",
+      link: "trip_id",
+      via: "trip_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -80906,6 +84382,11 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       trip_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -80946,6 +84427,11 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       trip_id: {
         type: "string",
@@ -81019,6 +84505,11 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -81254,6 +84745,15 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "trip",
+      kind: "to_one",
+      target: "travel/trips",
+      link: "trip_id",
+      via: "trip_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -81403,6 +84903,11 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       trip_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -81458,6 +84963,11 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       trip_id: {
         type: "string",
@@ -81562,6 +85072,11 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
       fields: {
         type: "string",
         maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       }
     }
   }
@@ -81653,6 +85168,7 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     name: "name",
@@ -81713,6 +85229,11 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       code: {
         type: "string",
         minLength: 1,
@@ -81753,6 +85274,11 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       code: {
         type: "string",
@@ -81826,6 +85352,11 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -82212,6 +85743,32 @@ var TRAVEL_TRIPS = deepFreeze11({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "expenses",
+      kind: "to_many",
+      target: "travel/trip-expenses",
+      link: "trip_id",
+      via: "trip_id",
+      filter: "trip_id"
+    },
+    {
+      name: "perdiem_requests",
+      kind: "to_many",
+      target: "travel/perdiem-requests",
+      link: "trip_id",
+      via: "trip_id",
+      filter: "trip_id"
+    },
+    {
+      name: "stages",
+      kind: "to_many",
+      target: "travel/trip-stages",
+      link: "trip_id",
+      via: "trip_id",
+      filter: "trip_id"
+    }
+  ],
   sortable: {
     id: "id",
     reference: "name",
@@ -82406,6 +85963,11 @@ var TRAVEL_TRIPS = deepFreeze11({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["draft", "pending", "planned", "in_progress", "done", "cancelled"]
@@ -82470,6 +86032,11 @@ var TRAVEL_TRIPS = deepFreeze11({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -82591,6 +86158,11 @@ var TRAVEL_TRIPS = deepFreeze11({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -82763,10 +86335,15 @@ var Authenticator = class {
   }
   /** Throws 403 unless the principal's account may read `model`. */
   async assertCanRead(principal, model, stats) {
+    if (!await this.canRead(principal, model, stats)) throw forbidden(`The API account has no read right on the data of this resource (${model}).`);
+  }
+  /** Whether the account may read `model`: asked of the ERP once, then cached with the key (a refusal is not cached). */
+  async canRead(principal, model, stats) {
     const verdict = this.verdicts.get(principal.keyHash);
-    if (verdict?.readable.has(model)) return;
-    if (!await this.probeRead(principal, model, stats)) throw forbidden(`The API account has no read right on the data of this resource (${model}).`);
+    if (verdict?.readable.has(model)) return true;
+    if (!await this.probeRead(principal, model, stats)) return false;
     verdict?.readable.set(model, {});
+    return true;
   }
   /**
    * Forgets the account's read right on `model`, and what was learned under it: the ERP refused a
@@ -83821,6 +87398,8 @@ function serialiseDistribution(value) {
 }
 
 // runtime/resource-reader.ts
+var EXPAND_PER_RECORD = 50;
+var EXPAND_READ_FLOOR = 1e3;
 var UNREADABLE_FIELDS_HEADER = "X-Unreadable-Fields";
 function unreadableFieldsHeader(fields) {
   return fields.length ? { [UNREADABLE_FIELDS_HEADER]: fields.join(", ") } : {};
@@ -83844,10 +87423,10 @@ var ResourceReader = class {
   gapsOf;
   /** `uid|model|fields` already warned about, for `rememberMs`: one log line per account, model and field set. */
   warned;
-  async list(principal, resource, query, stats) {
+  async list(principal, resource, query, stats, expand = []) {
     const requests = listRequests(resource, query);
     const cursor = query.sinceId !== void 0;
-    const pageP = this.readPage(principal, resource, query.fields, requests.page, stats);
+    const pageP = this.readPage(principal, resource, query.fields, withLinks(requests.page, expand), stats);
     const countP = requests.countDomain ? this.call(principal, resource.model, "search_count", null, { domain: requests.countDomain }, stats) : void 0;
     const [page, total] = await Promise.all([pageP, countP]);
     let rows = page.rows;
@@ -83857,7 +87436,10 @@ var ResourceReader = class {
     if (more) rows = rows.slice(0, query.limit);
     if (cursor) meta.next_since_id = more ? rows[rows.length - 1]?.["id"] : null;
     const { records, unreadable } = await this.toRecords(principal, resource, query.fields, rows, page.unreadable, stats);
-    if (unreadable.length) meta.unreadable_fields = [...unreadable];
+    const expanded = await this.expand(principal, resource, expand, rows, records, stats);
+    const allUnreadable = [...unreadable, ...expanded.unreadable];
+    if (allUnreadable.length) meta.unreadable_fields = allUnreadable;
+    if (expanded.meta) meta.expanded = expanded.meta;
     return { data: records, meta };
   }
   /**
@@ -83877,11 +87459,112 @@ var ResourceReader = class {
     return expectCount(await this.call(principal, resource.model, "search_count", null, { domain }, stats));
   }
   /** One record (404 when the account cannot see it), and the fields answered `null` in it for want of a right. */
-  async detail(principal, resource, id, query, stats) {
-    const page = await this.readPage(principal, resource, query.fields, detailRequest(resource, id, query), stats);
+  async detail(principal, resource, id, query, stats, expand = []) {
+    const page = await this.readPage(principal, resource, query.fields, withLinks(detailRequest(resource, id, query), expand), stats);
     if (page.rows.length === 0) throw notFound(`No ${resource.path} record with id ${id}.`);
     const { records, unreadable } = await this.toRecords(principal, resource, query.fields, page.rows, page.unreadable, stats);
-    return { record: records[0], unreadable };
+    const expanded = await this.expand(principal, resource, expand, page.rows, records, stats);
+    return { record: records[0], unreadable: [...unreadable, ...expanded.unreadable], ...expanded.meta ? { expanded: expanded.meta } : {} };
+  }
+  /**
+   * The relations asked (`expand`) put inside each record: one `search_read` of the related resource
+   * per relation for the whole page, whatever its size (its records' own related values then cost what
+   * they cost on its list route), in parallel. The related resource's scope, read rights and drift
+   * apply as on its own routes. A relation whose model the account cannot read is `null` in every
+   * record, named in `unreadable_fields` and logged; a related field it cannot read is named
+   * `<relation>.<field>`.
+   */
+  async expand(principal, resource, terms, rows, records, stats) {
+    if (terms.length === 0 || rows.length === 0) return { unreadable: [] };
+    const unreadable = [];
+    const meta = {};
+    await Promise.all(
+      terms.map(async (term) => {
+        const { relation, target } = term;
+        const refused = () => {
+          for (const record of records) record[relation.name] = null;
+          unreadable.push(relation.name);
+          this.warnOnce(principal, resource, /* @__PURE__ */ new Map([[relation.name, target.model]]));
+        };
+        if (this.gapsOf(target).unavailable) {
+          for (const record of records) record[relation.name] = null;
+          return;
+        }
+        if (!await this.memory.canRead(principal, target.model, stats)) return refused();
+        try {
+          if (relation.kind === "to_one") await this.expandOne(principal, term, rows, records, stats, unreadable);
+          else meta[relation.name] = await this.expandMany(principal, term, rows, records, stats, unreadable);
+        } catch (error) {
+          if (!(error instanceof ErpFault && error.kind === "access_error")) throw error;
+          this.memory.forgetRight(principal, target.model);
+          refused();
+        }
+      })
+    );
+    const order = new Map(terms.map((term, i) => [term.relation.name, i]));
+    const rank = (name) => order.get(name.split(".")[0]) ?? 0;
+    unreadable.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+    return Object.keys(meta).length ? { unreadable, meta } : { unreadable };
+  }
+  /** The related records of a page, read in one call, mapped, with the raw rows they came from. */
+  async related(principal, term, request2, stats, unreadable) {
+    const page = await this.readPage(principal, term.target, term.fields, request2, stats);
+    const mapped = await this.toRecords(principal, term.target, term.fields, page.rows, page.unreadable, stats);
+    for (const field of mapped.unreadable) unreadable.push(`${term.relation.name}.${field}`);
+    return { rows: page.rows, records: mapped.records };
+  }
+  /** `to_one`: the record each record's link points to (null: no link, or outside the related resource's scope). */
+  async expandOne(principal, term, rows, records, stats, unreadable) {
+    const { relation, target } = term;
+    const ids = [...new Set(rows.map((row) => many2oneId(row[relation.link])).filter((id) => id !== void 0))];
+    const byId = /* @__PURE__ */ new Map();
+    if (ids.length > 0) {
+      const request2 = { domain: [...compileDomain(target, []), ["id", "in", ids]], fields: erpFieldsOf(term.fields), limit: ids.length, order: "id asc" };
+      const found = await this.related(principal, term, request2, stats, unreadable);
+      found.records.forEach((record, i) => {
+        byId.set(found.rows[i]?.["id"], record);
+      });
+    }
+    rows.forEach((row, i) => {
+      const id = many2oneId(row[relation.link]);
+      records[i][relation.name] = id === void 0 ? null : byId.get(id) ?? null;
+    });
+  }
+  /**
+   * `to_many`: the records pointing to each record, in the related list route's default order, at most
+   * `EXPAND_PER_RECORD` each. One read for the page, of at most that bound times the page's records
+   * (never fewer than `EXPAND_READ_FLOOR`) plus one: when it comes back whole, every record's count is
+   * known; when it is cut (some record has more than the bound), every record the cut may have
+   * reached is named in `truncated` with a null total. Each truncated record has the link that pages
+   * the rest.
+   */
+  async expandMany(principal, term, rows, records, stats, unreadable) {
+    const { relation, target } = term;
+    const ids = rows.map((row) => row["id"]);
+    const limit = Math.max(EXPAND_PER_RECORD * ids.length, EXPAND_READ_FLOOR);
+    const request2 = {
+      domain: [...compileDomain(target, []), [relation.link, "in", ids]],
+      fields: [.../* @__PURE__ */ new Set([...erpFieldsOf(term.fields), relation.link])],
+      limit: limit + 1,
+      order: term.order
+    };
+    const found = await this.related(principal, term, request2, stats, unreadable);
+    const cut = found.rows.length > limit;
+    const byParent = new Map(ids.map((id) => [id, []]));
+    for (let i = 0; i < Math.min(found.rows.length, limit); i++) {
+      const parent = many2oneId(found.rows[i]?.[relation.link]);
+      if (parent !== void 0) byParent.get(parent)?.push(found.records[i]);
+    }
+    const truncated = [];
+    rows.forEach((row, i) => {
+      const id = row["id"];
+      const all = byParent.get(id) ?? [];
+      const shown = all.slice(0, EXPAND_PER_RECORD);
+      records[i][relation.name] = shown;
+      if (all.length > EXPAND_PER_RECORD || cut)
+        truncated.push({ id, total: cut ? null : all.length, next: `/api/v1/${target.path}?${relation.filter}=${id}&offset=${shown.length}` });
+    });
+    return { resource: target.path, per_record_max: EXPAND_PER_RECORD, truncated };
   }
   /** The ERP's major version: which grouped read it serves (the aggregate route). */
   async erpMajor() {
@@ -84013,6 +87696,14 @@ var ResourceReader = class {
     return related;
   }
 };
+function many2oneId(value) {
+  const id = Array.isArray(value) ? value[0] : value;
+  return typeof id === "number" ? id : void 0;
+}
+function withLinks(request2, expand) {
+  const links = expand.filter((term) => term.relation.kind === "to_one").map((term) => term.relation.link);
+  return links.length ? { ...request2, fields: [.../* @__PURE__ */ new Set([...request2.fields, ...links])] } : request2;
+}
 function expectRows(value) {
   if (Array.isArray(value) && value.every((row) => row !== null && typeof row === "object" && typeof row["id"] === "number")) return value;
   throw new ErpUnavailable("the ERP answered a read with something that is not a list of records");
@@ -84046,9 +87737,10 @@ var ROUTE_KINDS = {
   /**
    * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
    * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
-   * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
+   * (`total=true`: two ERP calls) is `counted_list`, any other `list`; a page that expands relations
+   * (`expand`: one more ERP call per relation) is `expanded`.
    */
-  list: { path: "", costs: ["list", "counted_list"] },
+  list: { path: "", costs: ["list", "counted_list", "expanded"] },
   /**
    * `GET /api/v1/<domain>/<resource>/export`: every matching record as a file in one of
    * EXPORT_FORMATS, streamed. Charged as a list, as an export on the list route is. Declared before
@@ -84060,8 +87752,8 @@ var ROUTE_KINDS = {
    * counted and measured by the ERP in one grouped read (JSON, CSV or NDJSON).
    */
   aggregate: { path: "/aggregate", costs: ["aggregate"] },
-  /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
-  detail: { path: "/:id", costs: ["detail"] }
+  /** `GET /api/v1/<domain>/<resource>/{id}`: one record (`expanded` with `expand`). */
+  detail: { path: "/:id", costs: ["detail", "expanded"] }
 };
 var ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS);
 var ANSWER_COSTS = ["not_modified", "cached"];
@@ -85671,12 +89363,65 @@ var aggregateKind = (deps) => (resource) => {
 
 // runtime/data-routes/kinds/detail/detail-route.ts
 init_errors();
+
+// runtime/query/parse-expand.ts
+init_errors();
+var ITEM = /^([a-z][a-z0-9_]*)(?:\(([^()]*)\))?$/;
+function parseExpand(raw, resource, relatedOf) {
+  if (raw === void 0) return [];
+  const text3 = raw;
+  const offered = () => resource.relations.length ? `its relations are ${resource.relations.map((r) => r.name).join(", ")}` : `${resource.path} has no relations`;
+  const terms = [];
+  for (const item of splitExpand(text3)) {
+    const match = ITEM.exec(item.trim());
+    if (!match)
+      throw badRequest(
+        `Invalid expand '${text3.slice(0, 64)}': use relation names, comma-separated, each optionally with fields in parentheses (expand=lines(id,price_total),order).`
+      );
+    const [, name, fieldList] = match;
+    const relation = resource.relations.find((r) => r.name === name);
+    if (!relation) throw badRequest(`Unknown relation '${name}' in expand: ${offered()}.`);
+    if (terms.some((term) => term.relation === relation)) throw badRequest(`Relation '${name}' is named twice in expand.`);
+    const { resource: target, parser } = relatedOf(relation.target);
+    let fields;
+    try {
+      fields = parser.parseDetail(fieldList === void 0 ? {} : { fields: fieldList }).fields;
+    } catch (error) {
+      throw badRequest(`expand ${name}(...): ${error.message} The fields are those of ${target.path}.`);
+    }
+    terms.push({ relation, target, fields, order: parser.parseList({}).order });
+  }
+  return terms;
+}
+function splitExpand(text3) {
+  const items2 = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text3.length; i++) {
+    const c = text3[i];
+    if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (c === "," && depth === 0) {
+      items2.push(text3.slice(start, i));
+      start = i + 1;
+    }
+    if (depth < 0 || depth > 1) throw badRequest(`Invalid expand '${text3.slice(0, 64)}': parentheses hold one field list, and a related record is not expanded further.`);
+  }
+  items2.push(text3.slice(start));
+  return items2;
+}
+function expandKey(terms) {
+  return terms.map((term) => `${term.relation.name}(${term.fields.map((f) => f.name).join(",")})`).sort();
+}
+
+// runtime/data-routes/kinds/detail/detail-route.ts
 var ID = /^[1-9][0-9]{0,9}$/;
 var INT32_MAX5 = 2147483647;
-function recordKey(id, query) {
-  return ["detail", id, query.fields.map((field) => field.name)];
+function recordKey(id, query, expand) {
+  const key = ["detail", id, query.fields.map((field) => field.name)];
+  return expand.length ? [...key, expandKey(expand)] : key;
 }
-var detailKind = ({ parserOf, answer: answer2, reader }) => (resource) => {
+var detailKind = ({ parserOf, relatedOf, answer: answer2, reader }) => (resource) => {
   const parser = parserOf(resource);
   return {
     read({ req }) {
@@ -85685,16 +89430,18 @@ var detailKind = ({ parserOf, answer: answer2, reader }) => (resource) => {
       const rawQuery = req.query;
       assertCountedQuery(rawQuery);
       if (parser.knowsEveryKey(rawQuery, "detail")) assertUsableQuery(rawQuery);
-      return { id: Number(raw), query: parser.parseDetail(rawQuery) };
+      const query = parser.parseDetail(rawQuery);
+      return { id: Number(raw), query, expand: parseExpand(rawQuery["expand"], resource, relatedOf) };
     },
-    costOf: () => "detail",
-    async answer({ id, query }, call) {
+    costOf: ({ expand }) => expand.length ? "expanded" : "detail",
+    async answer({ id, query, expand }, call) {
       const { req, res, principal } = call;
       const headers = deprecationHeaders(resource, query.deprecated);
-      await answer2(req, res, principal, resource, recordKey(id, query), call.gaps(), async (stats) => {
-        const { record, unreadable } = await reader.detail(principal, resource, id, query, stats);
+      await answer2(req, res, principal, resource, recordKey(id, query, expand), call.gaps(), async (stats) => {
+        const { record, unreadable, expanded } = await reader.detail(principal, resource, id, query, stats, expand);
+        const meta = { ...unreadable.length ? { unreadable_fields: [...unreadable] } : {}, ...expanded ? { expanded } : {} };
         return {
-          body: unreadable.length ? { data: record, meta: { unreadable_fields: [...unreadable] } } : { data: record },
+          body: Object.keys(meta).length ? { data: record, meta } : { data: record },
           headers: { ...headers, ...unreadableFieldsHeader(unreadable) }
         };
       });
@@ -85762,6 +89509,9 @@ var exportKind = (deps) => {
   };
 };
 
+// runtime/data-routes/kinds/list/list-route.ts
+init_errors();
+
 // runtime/data-routes/kinds/list/changes.ts
 init_request_context();
 function changesAnswer({ changes, compression }) {
@@ -85777,17 +89527,18 @@ function changesAnswer({ changes, compression }) {
 
 // runtime/data-routes/kinds/list/page.ts
 init_coalesce();
-function pageKey(query) {
+function pageKey(query, expand) {
   const { limit, offset, sinceId, total, order } = query;
   const fields = query.fields.map((field) => field.name);
   const filters = query.filters.map((term) => canonicalJson([term.filter.name, term.value])).sort();
-  return ["list", limit, offset, sinceId ?? null, total, order, fields, filters];
+  const key = ["list", limit, offset, sinceId ?? null, total, order, fields, filters];
+  return expand.length ? [...key, expandKey(expand)] : key;
 }
 function pageAnswer({ answer: answer2, reader }) {
-  return async (query, { req, res, principal, resource, gaps }) => {
+  return async (query, expand, { req, res, principal, resource, gaps }) => {
     const headers = deprecationHeaders(resource, query.deprecated);
-    await answer2(req, res, principal, resource, pageKey(query), gaps(), async (stats) => {
-      const page = await reader.list(principal, resource, query, stats);
+    await answer2(req, res, principal, resource, pageKey(query, expand), gaps(), async (stats) => {
+      const page = await reader.list(principal, resource, query, stats, expand);
       return { body: page, headers: { ...headers, ...unreadableFieldsHeader(page.meta.unreadable_fields ?? []) } };
     });
   };
@@ -85807,13 +89558,18 @@ var listKind = (deps) => {
           format = listFormatOf(call.req, raw["format"]);
           return parser.parseList(raw, format);
         });
-        return { query, format };
+        const expand = parseExpand(call.req.query["expand"], resource, deps.relatedOf);
+        if (expand.length && format !== "json")
+          throw badRequest("expand applies to JSON pages only: an export is flat (one line per record); export the related resource and join on its link field.");
+        if (expand.length && query.changes)
+          throw badRequest("expand cannot be combined with changed_since: the change feed follows one resource (follow the related resource's own feed).");
+        return { query, format, expand };
       },
-      costOf: ({ query }) => query.total ? "counted_list" : "list",
-      answer({ query, format }, call) {
+      costOf: ({ query, expand }) => expand.length ? "expanded" : query.total ? "counted_list" : "list",
+      answer({ query, format, expand }, call) {
         if (format !== "json") return exported(query, format, call);
         if (query.changes) return changes(query, call);
-        return page(query, call);
+        return page(query, expand, call);
       }
     };
   };
@@ -85835,7 +89591,7 @@ var outcomeOf2 = (res) => {
   return cache === "hit" || cache === "stale" ? "cached" : "full";
 };
 function createResourceHandlers(auth, reader, failures, budget, bulk, options = {}) {
-  const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => void 0, tracing } = options;
+  const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => void 0, tracing, resources = [] } = options;
   const ajv2 = new import__.default({ allErrors: false, strict: true, verbose: true });
   const parsers = /* @__PURE__ */ new Map();
   const parserOf = (resource) => {
@@ -85890,7 +89646,13 @@ function createResourceHandlers(auth, reader, failures, budget, bulk, options = 
       }
     };
   };
-  const deps = { reader, parserOf, answer: createAnswerer(budget, cache, onRefreshError, compression, tracing), compression, ...bulk };
+  const byPath = new Map(resources.map((resource) => [resource.path, resource]));
+  const relatedOf = (path) => {
+    const resource = byPath.get(path);
+    if (!resource) throw new Error(`relation to ${path}, which the gateway does not serve`);
+    return { resource, parser: parserOf(resource) };
+  };
+  const deps = { reader, parserOf, relatedOf, answer: createAnswerer(budget, cache, onRefreshError, compression, tracing), compression, ...bulk };
   const handlers = {};
   for (const kind of ROUTE_KIND_ORDER) {
     const routeOf2 = DATA_KINDS[kind](deps);
@@ -86069,7 +89831,7 @@ var mcp_tools_default = {
     {
       name: "describe_resource",
       title: "Describe a resource",
-      description: "What the query tools take for one resource: its fields (type, enum values, nullable, personal-data flag, sortable), named filters (operator, value type, enum values, example), sort keys, default order and scope.",
+      description: "What the query tools take for one resource: its fields (type, enum values, nullable, personal-data flag, sortable), named filters (operator, value type, enum values, example), sort keys, default order, scope and relations. A relation is embedded by the query tools' and get_record's expand: 'lines(id,price_total),order'.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -86161,6 +89923,12 @@ var mcp_tools_default = {
             type: "array",
             items: {
               type: "string"
+            }
+          },
+          relations: {
+            type: "array",
+            items: {
+              type: "object"
             }
           }
         }
@@ -86320,6 +90088,9 @@ var mcp_tools_default = {
             minItems: 1,
             uniqueItems: true,
             description: "Default: all but personal data (only when named)."
+          },
+          expand: {
+            type: "string"
           }
         }
       },
@@ -86404,6 +90175,9 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "false: no meta.total (cheaper)."
+          },
+          expand: {
+            type: "string"
           }
         }
       },
@@ -86493,6 +90267,9 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "false: no meta.total (cheaper)."
+          },
+          expand: {
+            type: "string"
           }
         }
       },
@@ -86582,6 +90359,9 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "false: no meta.total (cheaper)."
+          },
+          expand: {
+            type: "string"
           }
         }
       },
@@ -86671,6 +90451,9 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "false: no meta.total (cheaper)."
+          },
+          expand: {
+            type: "string"
           }
         }
       },
@@ -86765,6 +90548,9 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "false: no meta.total (cheaper)."
+          },
+          expand: {
+            type: "string"
           }
         }
       },
@@ -86854,6 +90640,9 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "false: no meta.total (cheaper)."
+          },
+          expand: {
+            type: "string"
           }
         }
       },
@@ -86942,6 +90731,9 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "false: no meta.total (cheaper)."
+          },
+          expand: {
+            type: "string"
           }
         }
       },
@@ -87035,6 +90827,9 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "false: no meta.total (cheaper)."
+          },
+          expand: {
+            type: "string"
           }
         }
       },
@@ -87128,6 +90923,9 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "false: no meta.total (cheaper)."
+          },
+          expand: {
+            type: "string"
           }
         }
       },
@@ -87215,6 +91013,9 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "false: no meta.total (cheaper)."
+          },
+          expand: {
+            type: "string"
           }
         }
       },
@@ -87307,6 +91108,9 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "false: no meta.total (cheaper)."
+          },
+          expand: {
+            type: "string"
           }
         }
       },
@@ -87477,6 +91281,13 @@ var mcp_tools_default = {
           description: "Records whose active is equal to value."
         }
       ],
+      relations: [
+        {
+          name: "dimension_record",
+          kind: "to_one",
+          resource: "analytic/dimensions"
+        }
+      ],
       personal_fields: [],
       aggregate: {
         dimensions: [
@@ -87577,6 +91388,13 @@ var mcp_tools_default = {
           type: "string",
           example: "abc",
           description: "Records whose name is containing (case-insensitive) the text value."
+        }
+      ],
+      relations: [
+        {
+          name: "accounts",
+          kind: "to_many",
+          resource: "analytic/accounts"
         }
       ],
       personal_fields: [],
@@ -87777,6 +91595,13 @@ var mcp_tools_default = {
           type: "date-time",
           example: "2026-01-31",
           description: "Steps created on or before this date."
+        }
+      ],
+      relations: [
+        {
+          name: "request",
+          kind: "to_one",
+          resource: "approvals/requests"
         }
       ],
       personal_fields: [
@@ -88032,6 +91857,25 @@ var mcp_tools_default = {
           type: "date-time",
           example: "2026-01-31",
           description: "Lines created on or before this date."
+        },
+        {
+          name: "purchase_order_line_id",
+          op: "=",
+          type: "integer",
+          example: "42",
+          description: "Records whose purchase_order_line_id is equal to value."
+        }
+      ],
+      relations: [
+        {
+          name: "purchase_order_line",
+          kind: "to_one",
+          resource: "purchase/order-lines"
+        },
+        {
+          name: "request",
+          kind: "to_one",
+          resource: "approvals/requests"
         }
       ],
       personal_fields: [
@@ -88402,6 +92246,18 @@ var mcp_tools_default = {
           description: "Requests whose amount is at least this value."
         }
       ],
+      relations: [
+        {
+          name: "approver_records",
+          kind: "to_many",
+          resource: "approvals/approvers"
+        },
+        {
+          name: "lines",
+          kind: "to_many",
+          resource: "approvals/request-lines"
+        }
+      ],
       personal_fields: [
         "author",
         "created_by",
@@ -88622,6 +92478,18 @@ var mcp_tools_default = {
           description: "Meters whose projected autonomy is at most this many days."
         }
       ],
+      relations: [
+        {
+          name: "purchases",
+          kind: "to_many",
+          resource: "electricity/purchases"
+        },
+        {
+          name: "readings",
+          kind: "to_many",
+          resource: "electricity/readings"
+        }
+      ],
       personal_fields: [],
       aggregate: {
         dimensions: [
@@ -88796,6 +92664,13 @@ var mcp_tools_default = {
           type: "date",
           example: "2026-01-31",
           description: "On field `date_purchase`."
+        }
+      ],
+      relations: [
+        {
+          name: "counter_record",
+          kind: "to_one",
+          resource: "electricity/counters"
         }
       ],
       personal_fields: [],
@@ -88973,6 +92848,13 @@ var mcp_tools_default = {
           type: "date-time",
           example: "2026-01-31",
           description: "On field `date_reading`."
+        }
+      ],
+      relations: [
+        {
+          name: "counter_record",
+          kind: "to_one",
+          resource: "electricity/counters"
         }
       ],
       personal_fields: [],
@@ -89300,6 +93182,35 @@ var mcp_tools_default = {
           type: "date-time",
           example: "2026-01-31",
           description: "On field `date_begin`."
+        },
+        {
+          name: "reservation_id",
+          op: "=",
+          type: "integer",
+          example: "42",
+          description: "Records whose reservation_id is equal to value."
+        }
+      ],
+      relations: [
+        {
+          name: "registrations",
+          kind: "to_many",
+          resource: "events/registrations"
+        },
+        {
+          name: "reservation",
+          kind: "to_one",
+          resource: "space/reservations"
+        },
+        {
+          name: "space_record",
+          kind: "to_one",
+          resource: "space/spaces"
+        },
+        {
+          name: "tasks",
+          kind: "to_many",
+          resource: "events/tasks"
         }
       ],
       personal_fields: [
@@ -89490,6 +93401,13 @@ var mcp_tools_default = {
           description: "Records whose email is containing (case-insensitive) the text value."
         }
       ],
+      relations: [
+        {
+          name: "event_record",
+          kind: "to_one",
+          resource: "events/events"
+        }
+      ],
       personal_fields: [
         "attendee",
         "email",
@@ -89609,6 +93527,13 @@ var mcp_tools_default = {
           type: "integer",
           example: "42",
           description: "Tasks assigned to this user (user id)."
+        }
+      ],
+      relations: [
+        {
+          name: "event_record",
+          kind: "to_one",
+          resource: "events/events"
         }
       ],
       personal_fields: [
@@ -89804,6 +93729,13 @@ var mcp_tools_default = {
           type: "date",
           example: "2026-01-31",
           description: "On field `due_date`."
+        }
+      ],
+      relations: [
+        {
+          name: "vehicle_record",
+          kind: "to_one",
+          resource: "fleet/vehicles"
         }
       ],
       personal_fields: [
@@ -90058,6 +93990,13 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
+      relations: [
+        {
+          name: "vehicle_record",
+          kind: "to_one",
+          resource: "fleet/vehicles"
+        }
+      ],
       personal_fields: [
         "driver"
       ],
@@ -90253,6 +94192,13 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
+      relations: [
+        {
+          name: "vehicle_record",
+          kind: "to_one",
+          resource: "fleet/vehicles"
+        }
+      ],
       personal_fields: [
         "driver"
       ],
@@ -90407,6 +94353,7 @@ var mcp_tools_default = {
           description: "Records whose city is containing (case-insensitive) the text value."
         }
       ],
+      relations: [],
       personal_fields: [],
       aggregate: {
         dimensions: [
@@ -90676,6 +94623,18 @@ var mcp_tools_default = {
           description: "On field `start`."
         }
       ],
+      relations: [
+        {
+          name: "trips",
+          kind: "to_many",
+          resource: "fleet/trips"
+        },
+        {
+          name: "vehicle_record",
+          kind: "to_one",
+          resource: "fleet/vehicles"
+        }
+      ],
       personal_fields: [
         "driver",
         "requester",
@@ -90925,6 +94884,13 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
+      relations: [
+        {
+          name: "vehicle_record",
+          kind: "to_one",
+          resource: "fleet/vehicles"
+        }
+      ],
       personal_fields: [],
       aggregate: {
         dimensions: [
@@ -91146,6 +95112,25 @@ var mcp_tools_default = {
           type: "date",
           example: "2026-01-31",
           description: "On field `date`."
+        },
+        {
+          name: "reservation_id",
+          op: "=",
+          type: "integer",
+          example: "42",
+          description: "Records whose reservation_id is equal to value."
+        }
+      ],
+      relations: [
+        {
+          name: "reservation",
+          kind: "to_one",
+          resource: "fleet/reservations"
+        },
+        {
+          name: "vehicle_record",
+          kind: "to_one",
+          resource: "fleet/vehicles"
         }
       ],
       personal_fields: [
@@ -91430,6 +95415,38 @@ var mcp_tools_default = {
           description: "On field `technical_control_expiry`."
         }
       ],
+      relations: [
+        {
+          name: "alerts",
+          kind: "to_many",
+          resource: "fleet/alerts"
+        },
+        {
+          name: "fuel_logs",
+          kind: "to_many",
+          resource: "fleet/fuel-logs"
+        },
+        {
+          name: "incidents",
+          kind: "to_many",
+          resource: "fleet/incidents"
+        },
+        {
+          name: "reservations",
+          kind: "to_many",
+          resource: "fleet/reservations"
+        },
+        {
+          name: "services",
+          kind: "to_many",
+          resource: "fleet/services"
+        },
+        {
+          name: "trips",
+          kind: "to_many",
+          resource: "fleet/trips"
+        }
+      ],
       personal_fields: [
         "driver"
       ],
@@ -91594,6 +95611,7 @@ var mcp_tools_default = {
           description: "Records whose serial is containing (case-insensitive) the text value."
         }
       ],
+      relations: [],
       personal_fields: [
         "holder"
       ],
@@ -91782,6 +95800,20 @@ var mcp_tools_default = {
           type: "date-time",
           example: "2026-01-31",
           description: "Issued on or before this date."
+        },
+        {
+          name: "ticket_id",
+          op: "=",
+          type: "integer",
+          example: "42",
+          description: "Records whose ticket_id is equal to value."
+        }
+      ],
+      relations: [
+        {
+          name: "ticket",
+          kind: "to_one",
+          resource: "it/tickets"
         }
       ],
       personal_fields: [
@@ -92069,6 +96101,13 @@ var mcp_tools_default = {
           description: "Records whose validation_state is equal to value."
         }
       ],
+      relations: [
+        {
+          name: "consumable_moves",
+          kind: "to_many",
+          resource: "it/consumable-moves"
+        }
+      ],
       personal_fields: [
         "assignees",
         "assignee",
@@ -92326,6 +96365,18 @@ var mcp_tools_default = {
           type: "date-time",
           example: "2026-01-31",
           description: "On field `date_planned`."
+        }
+      ],
+      relations: [
+        {
+          name: "approval_lines",
+          kind: "to_many",
+          resource: "approvals/request-lines"
+        },
+        {
+          name: "order",
+          kind: "to_one",
+          resource: "purchase/orders"
         }
       ],
       personal_fields: [],
@@ -92721,6 +96772,13 @@ var mcp_tools_default = {
           description: "On field `created_at`."
         }
       ],
+      relations: [
+        {
+          name: "lines",
+          kind: "to_many",
+          resource: "purchase/order-lines"
+        }
+      ],
       personal_fields: [
         "buyer",
         "author"
@@ -92836,6 +96894,7 @@ var mcp_tools_default = {
           description: "Records whose name is containing (case-insensitive) the text value."
         }
       ],
+      relations: [],
       personal_fields: [],
       aggregate: {
         dimensions: [],
@@ -92909,6 +96968,7 @@ var mcp_tools_default = {
           description: "Records whose name is containing (case-insensitive) the text value."
         }
       ],
+      relations: [],
       personal_fields: [],
       aggregate: {
         dimensions: [],
@@ -93002,6 +97062,7 @@ var mcp_tools_default = {
           description: "Records whose name is containing (case-insensitive) the text value."
         }
       ],
+      relations: [],
       personal_fields: [],
       aggregate: {
         dimensions: [
@@ -93214,6 +97275,13 @@ var mcp_tools_default = {
           type: "date-time",
           example: "2026-01-31",
           description: "On field `start`."
+        }
+      ],
+      relations: [
+        {
+          name: "space_record",
+          kind: "to_one",
+          resource: "space/spaces"
         }
       ],
       personal_fields: [
@@ -93502,6 +97570,18 @@ var mcp_tools_default = {
           description: "On field `start`."
         }
       ],
+      relations: [
+        {
+          name: "events",
+          kind: "to_many",
+          resource: "events/events"
+        },
+        {
+          name: "space_record",
+          kind: "to_one",
+          resource: "space/spaces"
+        }
+      ],
       personal_fields: [
         "requester",
         "approver"
@@ -93644,6 +97724,23 @@ var mcp_tools_default = {
           type: "string",
           example: "abc",
           description: "Records whose name is containing (case-insensitive) the text value."
+        }
+      ],
+      relations: [
+        {
+          name: "children",
+          kind: "to_many",
+          resource: "space/sites"
+        },
+        {
+          name: "parent",
+          kind: "to_one",
+          resource: "space/sites"
+        },
+        {
+          name: "spaces",
+          kind: "to_many",
+          resource: "space/spaces"
         }
       ],
       personal_fields: [],
@@ -93900,6 +97997,28 @@ var mcp_tools_default = {
           type: "string",
           example: "abc",
           description: "Records whose name is containing (case-insensitive) the text value."
+        }
+      ],
+      relations: [
+        {
+          name: "events",
+          kind: "to_many",
+          resource: "events/events"
+        },
+        {
+          name: "maintenances",
+          kind: "to_many",
+          resource: "space/maintenances"
+        },
+        {
+          name: "reservations",
+          kind: "to_many",
+          resource: "space/reservations"
+        },
+        {
+          name: "site_record",
+          kind: "to_one",
+          resource: "space/sites"
         }
       ],
       personal_fields: [],
@@ -94179,6 +98298,7 @@ var mcp_tools_default = {
           description: "Blocked since this date or earlier."
         }
       ],
+      relations: [],
       personal_fields: [
         "owner",
         "unblocker",
@@ -94435,6 +98555,18 @@ var mcp_tools_default = {
           description: "Deadline on or before this date."
         }
       ],
+      relations: [
+        {
+          name: "key_result_record",
+          kind: "to_one",
+          resource: "sprint/key-results"
+        },
+        {
+          name: "objective_record",
+          kind: "to_one",
+          resource: "sprint/objectives"
+        }
+      ],
       personal_fields: [],
       aggregate: {
         dimensions: [
@@ -94596,6 +98728,28 @@ var mcp_tools_default = {
           type: "string",
           example: "abc",
           description: "Records whose name is containing (case-insensitive) the text value."
+        }
+      ],
+      relations: [
+        {
+          name: "engagements",
+          kind: "to_many",
+          resource: "sprint/engagements"
+        },
+        {
+          name: "measure_readings",
+          kind: "to_many",
+          resource: "sprint/measure-readings"
+        },
+        {
+          name: "measure_records",
+          kind: "to_many",
+          resource: "sprint/measures"
+        },
+        {
+          name: "objective_record",
+          kind: "to_one",
+          resource: "sprint/objectives"
         }
       ],
       personal_fields: [],
@@ -94772,6 +98926,18 @@ var mcp_tools_default = {
           type: "date",
           example: "2026-01-31",
           description: "Readings on or before this date."
+        }
+      ],
+      relations: [
+        {
+          name: "key_result_record",
+          kind: "to_one",
+          resource: "sprint/key-results"
+        },
+        {
+          name: "measure_record",
+          kind: "to_one",
+          resource: "sprint/measures"
         }
       ],
       personal_fields: [
@@ -94958,6 +99124,18 @@ var mcp_tools_default = {
           description: "Records whose name is containing (case-insensitive) the text value."
         }
       ],
+      relations: [
+        {
+          name: "key_result_record",
+          kind: "to_one",
+          resource: "sprint/key-results"
+        },
+        {
+          name: "readings",
+          kind: "to_many",
+          resource: "sprint/measure-readings"
+        }
+      ],
       personal_fields: [],
       aggregate: {
         dimensions: [
@@ -95051,6 +99229,18 @@ var mcp_tools_default = {
           type: "boolean",
           example: "true",
           description: "Records whose active is equal to value."
+        }
+      ],
+      relations: [
+        {
+          name: "engagements",
+          kind: "to_many",
+          resource: "sprint/engagements"
+        },
+        {
+          name: "key_results",
+          kind: "to_many",
+          resource: "sprint/key-results"
         }
       ],
       personal_fields: [],
@@ -95162,6 +99352,7 @@ var mcp_tools_default = {
           description: "Sprints starting on or before this date."
         }
       ],
+      relations: [],
       personal_fields: [],
       aggregate: {
         dimensions: [
@@ -95361,6 +99552,7 @@ var mcp_tools_default = {
           description: "On field `scheduled_date`."
         }
       ],
+      relations: [],
       personal_fields: [
         "partner"
       ],
@@ -95521,6 +99713,13 @@ var mcp_tools_default = {
           type: "boolean",
           example: "true",
           description: "Records whose has_tiers is equal to value."
+        }
+      ],
+      relations: [
+        {
+          name: "requests",
+          kind: "to_many",
+          resource: "travel/perdiem-requests"
         }
       ],
       personal_fields: [],
@@ -95946,6 +100145,25 @@ var mcp_tools_default = {
           type: "date",
           example: "2026-01-31",
           description: "On field `date_start`."
+        },
+        {
+          name: "rate_id",
+          op: "=",
+          type: "integer",
+          example: "42",
+          description: "Records whose rate_id is equal to value."
+        }
+      ],
+      relations: [
+        {
+          name: "rate",
+          kind: "to_one",
+          resource: "travel/perdiem-rates"
+        },
+        {
+          name: "trip",
+          kind: "to_one",
+          resource: "travel/trips"
         }
       ],
       personal_fields: [
@@ -96112,6 +100330,13 @@ var mcp_tools_default = {
           type: "number",
           example: "1000",
           description: "On field `cost`."
+        }
+      ],
+      relations: [
+        {
+          name: "trip",
+          kind: "to_one",
+          resource: "travel/trips"
         }
       ],
       personal_fields: [],
@@ -96311,6 +100536,13 @@ var mcp_tools_default = {
           description: "On field `date_from`."
         }
       ],
+      relations: [
+        {
+          name: "trip",
+          kind: "to_one",
+          resource: "travel/trips"
+        }
+      ],
       personal_fields: [],
       aggregate: {
         dimensions: [
@@ -96415,6 +100647,7 @@ var mcp_tools_default = {
           description: "Records whose name is containing (case-insensitive) the text value."
         }
       ],
+      relations: [],
       personal_fields: [],
       aggregate: {
         dimensions: [],
@@ -96728,6 +100961,23 @@ var mcp_tools_default = {
           description: "On field `date_start`."
         }
       ],
+      relations: [
+        {
+          name: "expenses",
+          kind: "to_many",
+          resource: "travel/trip-expenses"
+        },
+        {
+          name: "perdiem_requests",
+          kind: "to_many",
+          resource: "travel/perdiem-requests"
+        },
+        {
+          name: "stages",
+          kind: "to_many",
+          resource: "travel/trip-stages"
+        }
+      ],
       personal_fields: [
         "traveler",
         "traveler_name",
@@ -96779,8 +101029,8 @@ var mcp_tools_default = {
 init_errors();
 var RESOURCES2 = new Map(Object.entries(mcp_tools_default.resources));
 var DOMAIN_OF_TOOL = new Map(mcp_tools_default.tools.filter((t) => t.name.startsWith("query_")).map((t) => [t.name, t.name.slice("query_".length)]));
-var QUERY_ARGUMENTS = /* @__PURE__ */ new Set(["resource", "filters", "fields", "order", "limit", "since_id", "total"]);
-var RECORD_ARGUMENTS = /* @__PURE__ */ new Set(["resource", "id", "fields"]);
+var QUERY_ARGUMENTS = /* @__PURE__ */ new Set(["resource", "filters", "fields", "order", "limit", "since_id", "total", "expand"]);
+var RECORD_ARGUMENTS = /* @__PURE__ */ new Set(["resource", "id", "fields", "expand"]);
 var TOOLS = mcp_tools_default.tools;
 var API_VERSION = mcp_tools_default.version;
 var MCP_LIMITS = mcp_tools_default.limits;
@@ -96848,6 +101098,19 @@ function fieldsParam(value, resource, query) {
   );
   return [...resource.personal_fields];
 }
+function expandParam(value, resource, query) {
+  if (value === void 0) return [];
+  const omitted = [];
+  const items2 = splitExpand(text(value, "expand")).map((item) => {
+    const name = item.trim();
+    const target = RESOURCES2.get(resource.relations.find((r) => r.name === name)?.resource ?? "");
+    if (!target || target.personal_fields.length === 0) return item;
+    omitted.push(...target.personal_fields.map((field) => `${name}.${field}`));
+    return `${name}(${target.fields.filter((f) => !f.personal).map((f) => f.name).join(",")})`;
+  });
+  query.set("expand", items2.join(","));
+  return omitted;
+}
 async function viaApi(get, path, shape) {
   const reply = await get(path);
   const body = reply.body ?? {};
@@ -96869,7 +101132,7 @@ function queryResource(domain, args, get) {
     else query.set(name, text(value, name));
   }
   for (const name of ["order", "limit", "since_id", "total"]) if (args[name] !== void 0) query.set(name, text(args[name], name));
-  const omitted = fieldsParam(args["fields"], resource, query);
+  const omitted = [...fieldsParam(args["fields"], resource, query), ...expandParam(args["expand"], resource, query)];
   return viaApi(get, `/api/v1/${resource.resource}?${query}`, (body) => ({
     resource: resource.resource,
     data: body["data"],
@@ -96882,7 +101145,7 @@ function getRecord(args, get) {
   const id = args["id"];
   if (!Number.isInteger(id) || id < 1) throw badRequest2("'id' must be a positive integer.");
   const query = new URLSearchParams();
-  const omitted = fieldsParam(args["fields"], resource, query);
+  const omitted = [...fieldsParam(args["fields"], resource, query), ...expandParam(args["expand"], resource, query)];
   const qs = query.size ? `?${query}` : "";
   return viaApi(get, `/api/v1/${resource.resource}/${id}${qs}`, (body) => {
     const meta = { ...body["meta"], ...omitted.length ? { personal_fields_omitted: omitted } : {} };
@@ -97245,7 +101508,7 @@ function createApp(config, deps) {
     failures,
     budget,
     { exporter, changes },
-    { drift, keyLimit, compression: config.compression, cache, onRefreshError, tracing }
+    { drift, keyLimit, compression: config.compression, cache, onRefreshError, tracing, resources: RESOURCES }
   );
   const isDataPath = dataPathMatcher("/api/v1", DOMAIN_ROUTES);
   const docs = ["/api/openapi.json", "/api/docs", "/api/llms.txt", "/llms.txt"];
@@ -97475,7 +101738,7 @@ var SETTINGS = {
   AUTH_CHECK_LIMIT: { default: 300, min: 1, max: 1e7, description: "Key checks sent to the ERP per window, all client addresses together; past it a key not already known gets 429 `rate_limited` (keys already validated keep working). With `AUTH_CACHE_TTL_MS=0` every request is a key check: raise this cap to the request rate." },
   RATE_LIMIT_POINTS: { shown: "(empty: off)", min: 1, max: 1e8, description: 'Per-key rate limit (decision D26): points each API key may spend per window; each request costs its kind\'s points (`RATE_LIMIT_COSTS`); past them **429** `rate_limited` with `Retry-After`, the ERP not asked. See "Rate limits".' },
   RATE_LIMIT_WINDOW_SECONDS: { default: 60, min: 1, max: 86400, description: "That window, in whole seconds. Only with `RATE_LIMIT_POINTS`." },
-  RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(","), accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`, or an export), `counted_list` (a page with its count: two ERP calls), `aggregate` (a summary by group: one grouped read), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list`, `aggregate` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
+  RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(","), accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`, or an export), `counted_list` (a page with its count: two ERP calls), `aggregate` (a summary by group: one grouped read), `detail`, `expanded` (a page or a record with `expand`: one more ERP call per relation), `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list`, `aggregate`, `detail` and `expanded` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
   REDIS_URL: { shown: "(empty: each process's memory)", accepts: "a `redis://` or `rediss://` URL", description: 'A Redis that several gateway processes share (user, password and database number allowed; never logged): the failed-authentication limits, the cap of key checks and the per-key limits are then counted there, for all processes together. See "Several processes and machines".' },
   REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 1e4, description: "Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits), going on from the counts Redis last gave it, until Redis answers again. Only with `REDIS_URL`." },
   REDIS_KEY_PREFIX: { default: "odg:", accepts: "1 to 64 letters, digits or `:_.-`", description: "Prefix of every key the gateway writes in Redis, so that several gateways can share one Redis. Only with `REDIS_URL`." },

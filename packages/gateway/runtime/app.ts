@@ -117,7 +117,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
     failures,
     budget,
     { exporter, changes },
-    { drift, keyLimit, compression: config.compression, cache, onRefreshError, tracing },
+    { drift, keyLimit, compression: config.compression, cache, onRefreshError, tracing, resources: RESOURCES },
   );
 
   const isDataPath = dataPathMatcher('/api/v1', DOMAIN_ROUTES);

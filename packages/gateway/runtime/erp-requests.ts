@@ -33,7 +33,7 @@ export function erpFieldOf(field: FieldSpec): string | undefined {
 }
 
 /** ERP fields to read for these API fields, `id` first. */
-function erpFieldsOf(fields: readonly FieldSpec[]): string[] {
+export function erpFieldsOf(fields: readonly FieldSpec[]): string[] {
   const names = new Set<string>(['id']);
   for (const field of fields) {
     const erp = erpFieldOf(field);

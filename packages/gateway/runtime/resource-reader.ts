@@ -24,17 +24,40 @@ import { ErpFault, ErpUnavailable } from './erp/erp-error';
 import type { ErpClient, ErpStats } from './erp/erp-client';
 import type { Principal, UnreadableMemory } from './admission/auth';
 import { notFound } from './errors';
-import { detailRequest, ERP_CONTEXT, erpFieldOf, listRequests, type PageRequest } from './erp-requests';
+import { detailRequest, ERP_CONTEXT, erpFieldOf, erpFieldsOf, listRequests, type PageRequest } from './erp-requests';
 import { NO_GAPS, type DriftGaps } from './drift/drift-gaps';
 import type { DetailQuery, ListQuery } from './query/parse-query';
+import type { ExpandTerm } from './query/parse-expand';
+import { compileDomain } from './query/domain';
 import { compileMapper, distributionAccountIds, relationKey, type ApiRecord, type ErpRow, type RelatedValues } from './records';
 import type { FieldSpec, ResourceSpec } from './resource-spec';
 import { TtlCache } from './ttl-cache';
 
 export interface ListPage {
   readonly data: ApiRecord[];
-  readonly meta: { total?: number; next_since_id?: number | null; unreadable_fields?: string[] };
+  readonly meta: { total?: number; next_since_id?: number | null; unreadable_fields?: string[]; expanded?: ExpandedMeta };
 }
+
+/**
+ * What `meta.expanded` says of each `to_many` relation expanded: the bound per record, and the records
+ * whose list it cut (never a silent cut), each with how many related records it has (null when the
+ * page's read stopped before knowing) and the link that pages the rest from the related list route.
+ */
+export type ExpandedMeta = Record<string, { resource: string; per_record_max: number; truncated: TruncatedRelation[] }>;
+
+interface TruncatedRelation {
+  readonly id: number;
+  readonly total: number | null;
+  readonly next: string;
+}
+
+/** Related records of one `to_many` relation in one record; more are paged from the related list route. */
+const EXPAND_PER_RECORD = 50;
+/**
+ * Related records one `to_many` relation reads for a page, at least: the bound per record times the
+ * page's records, but never less than this, so that a small page learns the exact count of a long list.
+ */
+const EXPAND_READ_FLOOR = 1000;
 
 /** Mapped records, and the API fields answered `null` in them for want of a read right on another model. */
 export interface ReadRecords {
@@ -80,10 +103,10 @@ export class ResourceReader {
     this.warned = new TtlCache(WARNED_MAX_ENTRIES);
   }
 
-  async list(principal: Principal, resource: ResourceSpec, query: ListQuery, stats: ErpStats): Promise<ListPage> {
+  async list(principal: Principal, resource: ResourceSpec, query: ListQuery, stats: ErpStats, expand: readonly ExpandTerm[] = []): Promise<ListPage> {
     const requests = listRequests(resource, query);
     const cursor = query.sinceId !== undefined;
-    const pageP = this.readPage(principal, resource, query.fields, requests.page, stats);
+    const pageP = this.readPage(principal, resource, query.fields, withLinks(requests.page, expand), stats);
     const countP = requests.countDomain ? this.call(principal, resource.model, 'search_count', null, { domain: requests.countDomain }, stats) : undefined;
     // Both promises are awaited together so that a failure of one never leaves the other unobserved.
     const [page, total] = await Promise.all([pageP, countP]);
@@ -96,7 +119,10 @@ export class ResourceReader {
     if (more) rows = rows.slice(0, query.limit);
     if (cursor) meta.next_since_id = more ? (rows[rows.length - 1]?.['id'] as number) : null;
     const { records, unreadable } = await this.toRecords(principal, resource, query.fields, rows, page.unreadable, stats);
-    if (unreadable.length) meta.unreadable_fields = [...unreadable];
+    const expanded = await this.expand(principal, resource, expand, rows, records, stats);
+    const allUnreadable = [...unreadable, ...expanded.unreadable];
+    if (allUnreadable.length) meta.unreadable_fields = allUnreadable;
+    if (expanded.meta) meta.expanded = expanded.meta;
     return { data: records, meta };
   }
 
@@ -120,11 +146,143 @@ export class ResourceReader {
   }
 
   /** One record (404 when the account cannot see it), and the fields answered `null` in it for want of a right. */
-  async detail(principal: Principal, resource: ResourceSpec, id: number, query: DetailQuery, stats: ErpStats): Promise<{ record: ApiRecord; unreadable: readonly string[] }> {
-    const page = await this.readPage(principal, resource, query.fields, detailRequest(resource, id, query), stats);
+  async detail(
+    principal: Principal,
+    resource: ResourceSpec,
+    id: number,
+    query: DetailQuery,
+    stats: ErpStats,
+    expand: readonly ExpandTerm[] = [],
+  ): Promise<{ record: ApiRecord; unreadable: readonly string[]; expanded?: ExpandedMeta }> {
+    const page = await this.readPage(principal, resource, query.fields, withLinks(detailRequest(resource, id, query), expand), stats);
     if (page.rows.length === 0) throw notFound(`No ${resource.path} record with id ${id}.`);
     const { records, unreadable } = await this.toRecords(principal, resource, query.fields, page.rows, page.unreadable, stats);
-    return { record: records[0] as ApiRecord, unreadable };
+    const expanded = await this.expand(principal, resource, expand, page.rows, records, stats);
+    return { record: records[0] as ApiRecord, unreadable: [...unreadable, ...expanded.unreadable], ...(expanded.meta ? { expanded: expanded.meta } : {}) };
+  }
+
+  /**
+   * The relations asked (`expand`) put inside each record: one `search_read` of the related resource
+   * per relation for the whole page, whatever its size (its records' own related values then cost what
+   * they cost on its list route), in parallel. The related resource's scope, read rights and drift
+   * apply as on its own routes. A relation whose model the account cannot read is `null` in every
+   * record, named in `unreadable_fields` and logged; a related field it cannot read is named
+   * `<relation>.<field>`.
+   */
+  private async expand(
+    principal: Principal,
+    resource: ResourceSpec,
+    terms: readonly ExpandTerm[],
+    rows: readonly ErpRow[],
+    records: ApiRecord[],
+    stats: ErpStats,
+  ): Promise<{ unreadable: string[]; meta?: ExpandedMeta }> {
+    if (terms.length === 0 || rows.length === 0) return { unreadable: [] };
+    const unreadable: string[] = [];
+    const meta: ExpandedMeta = {};
+    await Promise.all(
+      terms.map(async (term) => {
+        const { relation, target } = term;
+        const refused = () => {
+          for (const record of records) record[relation.name] = null;
+          unreadable.push(relation.name);
+          this.warnOnce(principal, resource, new Map([[relation.name, target.model]]));
+        };
+        // The related resource unavailable for catalogue drift (its model or its scope's fields gone):
+        // never read without its scope; null, as a field the drift took is (logged once by the drift check).
+        if (this.gapsOf(target).unavailable) {
+          for (const record of records) record[relation.name] = null;
+          return;
+        }
+        // The right is asked once and cached with the key, as the request's own is: what is learned
+        // of the related resource's unreadable fields is kept with it.
+        if (!(await this.memory.canRead(principal, target.model, stats))) return refused();
+        try {
+          if (relation.kind === 'to_one') await this.expandOne(principal, term, rows, records, stats, unreadable);
+          else meta[relation.name] = await this.expandMany(principal, term, rows, records, stats, unreadable);
+        } catch (error) {
+          if (!(error instanceof ErpFault && error.kind === 'access_error')) throw error;
+          // The right was taken away since it was cached: forgotten, so that the next request asks again.
+          this.memory.forgetRight(principal, target.model);
+          refused();
+        }
+      }),
+    );
+    // In the order asked, whatever the order the reads ended in.
+    const order = new Map(terms.map((term, i) => [term.relation.name, i]));
+    const rank = (name: string) => order.get(name.split('.')[0] as string) ?? 0;
+    unreadable.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+    return Object.keys(meta).length ? { unreadable, meta } : { unreadable };
+  }
+
+  /** The related records of a page, read in one call, mapped, with the raw rows they came from. */
+  private async related(principal: Principal, term: ExpandTerm, request: PageRequest, stats: ErpStats, unreadable: string[]) {
+    const page = await this.readPage(principal, term.target, term.fields, request, stats);
+    const mapped = await this.toRecords(principal, term.target, term.fields, page.rows, page.unreadable, stats);
+    for (const field of mapped.unreadable) unreadable.push(`${term.relation.name}.${field}`);
+    return { rows: page.rows, records: mapped.records };
+  }
+
+  /** `to_one`: the record each record's link points to (null: no link, or outside the related resource's scope). */
+  private async expandOne(principal: Principal, term: ExpandTerm, rows: readonly ErpRow[], records: ApiRecord[], stats: ErpStats, unreadable: string[]): Promise<void> {
+    const { relation, target } = term;
+    const ids = [...new Set(rows.map((row) => many2oneId(row[relation.link])).filter((id): id is number => id !== undefined))];
+    const byId = new Map<number, ApiRecord>();
+    if (ids.length > 0) {
+      const request: PageRequest = { domain: [...compileDomain(target, []), ['id', 'in', ids]], fields: erpFieldsOf(term.fields), limit: ids.length, order: 'id asc' };
+      const found = await this.related(principal, term, request, stats, unreadable);
+      found.records.forEach((record, i) => {
+        byId.set(found.rows[i]?.['id'] as number, record);
+      });
+    }
+    rows.forEach((row, i) => {
+      const id = many2oneId(row[relation.link]);
+      (records[i] as ApiRecord)[relation.name] = id === undefined ? null : (byId.get(id) ?? null);
+    });
+  }
+
+  /**
+   * `to_many`: the records pointing to each record, in the related list route's default order, at most
+   * `EXPAND_PER_RECORD` each. One read for the page, of at most that bound times the page's records
+   * (never fewer than `EXPAND_READ_FLOOR`) plus one: when it comes back whole, every record's count is
+   * known; when it is cut (some record has more than the bound), every record the cut may have
+   * reached is named in `truncated` with a null total. Each truncated record has the link that pages
+   * the rest.
+   */
+  private async expandMany(
+    principal: Principal,
+    term: ExpandTerm,
+    rows: readonly ErpRow[],
+    records: ApiRecord[],
+    stats: ErpStats,
+    unreadable: string[],
+  ): Promise<ExpandedMeta[string]> {
+    const { relation, target } = term;
+    const ids = rows.map((row) => row['id'] as number);
+    const limit = Math.max(EXPAND_PER_RECORD * ids.length, EXPAND_READ_FLOOR);
+    const request: PageRequest = {
+      domain: [...compileDomain(target, []), [relation.link, 'in', ids]],
+      fields: [...new Set([...erpFieldsOf(term.fields), relation.link])],
+      limit: limit + 1,
+      order: term.order,
+    };
+    const found = await this.related(principal, term, request, stats, unreadable);
+    const cut = found.rows.length > limit;
+    const byParent = new Map<number, ApiRecord[]>(ids.map((id) => [id, []]));
+    for (let i = 0; i < Math.min(found.rows.length, limit); i++) {
+      const parent = many2oneId(found.rows[i]?.[relation.link]);
+      if (parent !== undefined) byParent.get(parent)?.push(found.records[i] as ApiRecord);
+    }
+    const truncated: TruncatedRelation[] = [];
+    rows.forEach((row, i) => {
+      const id = row['id'] as number;
+      const all = byParent.get(id) ?? [];
+      const shown = all.slice(0, EXPAND_PER_RECORD);
+      (records[i] as ApiRecord)[relation.name] = shown;
+      if (all.length > EXPAND_PER_RECORD || cut)
+        truncated.push({ id, total: cut ? null : all.length, next: `/api/v1/${target.path}?${relation.filter}=${id}&offset=${shown.length}` });
+    });
+    return { resource: target.path, per_record_max: EXPAND_PER_RECORD, truncated };
   }
 
   /** The ERP's major version: which grouped read it serves (the aggregate route). */
@@ -284,6 +442,18 @@ export class ResourceReader {
     );
     return related;
   }
+}
+
+/** The id a many2one value holds (`[id, name]`, a bare id, or `false`). */
+function many2oneId(value: unknown): number | undefined {
+  const id = Array.isArray(value) ? value[0] : value;
+  return typeof id === 'number' ? id : undefined;
+}
+
+/** A page request that also reads the links of the `to_one` relations expanded (a record's `*_id`, even when `fields=` leaves it out). */
+function withLinks(request: PageRequest, expand: readonly ExpandTerm[]): PageRequest {
+  const links = expand.filter((term) => term.relation.kind === 'to_one').map((term) => term.relation.link);
+  return links.length ? { ...request, fields: [...new Set([...request.fields, ...links])] } : request;
 }
 
 /** An answer in the protocol but not of the expected shape is a bad gateway (D22), not a crash. */

@@ -57,6 +57,25 @@ export interface FilterSpec {
   readonly deprecated: boolean;
 }
 
+/**
+ * A relation to another resource, asked with `expand=<name>`: `to_many`, the target's records whose
+ * many2one `link` points to this record (read in one `search_read` per page, `link in [ids]`);
+ * `to_one`, the target's record this record's many2one `link` points to (one `search_read` per page,
+ * `id in [ids]`). Both ends are checked by the generator.
+ */
+export interface RelationSpec {
+  readonly name: string;
+  readonly kind: 'to_many' | 'to_one';
+  /** The related resource's path, `purchase/order-lines`. */
+  readonly target: string;
+  /** The ERP many2one holding the link: on the target's model (`to_many`) or on this resource's (`to_one`). */
+  readonly link: string;
+  /** The API field holding the link: the target's (`to_many`), this resource's (`to_one`). */
+  readonly via: string;
+  /** `to_many`: the target's `=` filter on `via`, with which a client pages the related records. */
+  readonly filter?: string;
+}
+
 type ScopeValue = boolean | number | string | readonly (boolean | number | string)[];
 
 export interface ScopeTerm {
@@ -125,6 +144,8 @@ export interface ResourceSpec<Name extends string = string, R extends object = o
   readonly scope: readonly ScopeTerm[];
   readonly fields: readonly FieldSpec<Name>[];
   readonly filters: readonly FilterSpec[];
+  /** Relations a client may expand (`expand=`), by name order. */
+  readonly relations: readonly RelationSpec[];
   /** API field name → ERP field name, for the fields usable in `order`. */
   readonly sortable: Readonly<Record<string, string>>;
   readonly deprecated: boolean;

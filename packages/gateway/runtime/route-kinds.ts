@@ -30,9 +30,10 @@ const ROUTE_KINDS = {
   /**
    * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
    * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
-   * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
+   * (`total=true`: two ERP calls) is `counted_list`, any other `list`; a page that expands relations
+   * (`expand`: one more ERP call per relation) is `expanded`.
    */
-  list: { path: '', costs: ['list', 'counted_list'] },
+  list: { path: '', costs: ['list', 'counted_list', 'expanded'] },
   /**
    * `GET /api/v1/<domain>/<resource>/export`: every matching record as a file in one of
    * EXPORT_FORMATS, streamed. Charged as a list, as an export on the list route is. Declared before
@@ -44,8 +45,8 @@ const ROUTE_KINDS = {
    * counted and measured by the ERP in one grouped read (JSON, CSV or NDJSON).
    */
   aggregate: { path: '/aggregate', costs: ['aggregate'] },
-  /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
-  detail: { path: '/:id', costs: ['detail'] },
+  /** `GET /api/v1/<domain>/<resource>/{id}`: one record (`expanded` with `expand`). */
+  detail: { path: '/:id', costs: ['detail', 'expanded'] },
 } as const satisfies Readonly<Record<string, RouteKindDeclaration>>;
 
 export type RouteKinds = typeof ROUTE_KINDS;

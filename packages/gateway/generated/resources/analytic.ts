@@ -162,6 +162,15 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'dimension_record',
+      kind: 'to_one',
+      target: 'analytic/dimensions',
+      link: 'plan_id',
+      via: 'dimension_id',
+    },
+  ],
   sortable: {
     id: 'id',
     code: 'code',
@@ -285,6 +294,11 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       dimension_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -335,6 +349,11 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       dimension_id: {
         type: 'string',
@@ -430,6 +449,11 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
         type: 'string',
         maxLength: 2048,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
     },
   },
 });
@@ -522,6 +546,16 @@ export const ANALYTIC_DIMENSIONS: RecordSpec<AnalyticDimensionsRecord> = deepFre
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'accounts',
+      kind: 'to_many',
+      target: 'analytic/accounts',
+      link: 'plan_id',
+      via: 'dimension_id',
+      filter: 'dimension_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -606,6 +640,11 @@ export const ANALYTIC_DIMENSIONS: RecordSpec<AnalyticDimensionsRecord> = deepFre
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       name: {
         type: 'string',
         minLength: 1,
@@ -641,6 +680,11 @@ export const ANALYTIC_DIMENSIONS: RecordSpec<AnalyticDimensionsRecord> = deepFre
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       name: {
         type: 'string',
@@ -704,6 +748,11 @@ export const ANALYTIC_DIMENSIONS: RecordSpec<AnalyticDimensionsRecord> = deepFre
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

@@ -193,6 +193,15 @@ export const APPROVALS_APPROVERS: RecordSpec<ApprovalsApproversRecord> = deepFre
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'request',
+      kind: 'to_one',
+      target: 'approvals/requests',
+      link: 'request_id',
+      via: 'request_id',
+    },
+  ],
   sortable: {
     id: 'id',
     status: 'status',
@@ -305,6 +314,11 @@ export const APPROVALS_APPROVERS: RecordSpec<ApprovalsApproversRecord> = deepFre
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       request_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -363,6 +377,11 @@ export const APPROVALS_APPROVERS: RecordSpec<ApprovalsApproversRecord> = deepFre
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       request_id: {
         type: 'string',
@@ -472,6 +491,11 @@ export const APPROVALS_APPROVERS: RecordSpec<ApprovalsApproversRecord> = deepFre
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -768,6 +792,29 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
       type: 'date-time',
       deprecated: false,
     },
+    {
+      name: 'purchase_order_line_id',
+      op: '=',
+      erp: 'purchase_order_line_id',
+      type: 'integer',
+      deprecated: false,
+    },
+  ],
+  relations: [
+    {
+      name: 'purchase_order_line',
+      kind: 'to_one',
+      target: 'purchase/order-lines',
+      link: 'purchase_order_line_id',
+      via: 'purchase_order_line_id',
+    },
+    {
+      name: 'request',
+      kind: 'to_one',
+      target: 'approvals/requests',
+      link: 'approval_request_id',
+      via: 'request_id',
+    },
   ],
   sortable: {
     id: 'id',
@@ -929,6 +976,11 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       request_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -956,6 +1008,11 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
       created_before: {
         type: 'string',
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
+        maxLength: 64,
+      },
+      purchase_order_line_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
         maxLength: 64,
       },
     },
@@ -989,6 +1046,11 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       request_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1016,6 +1078,11 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
       created_before: {
         type: 'string',
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
+        maxLength: 64,
+      },
+      purchase_order_line_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
         maxLength: 64,
       },
     },
@@ -1088,6 +1155,11 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
         maxLength: 64,
       },
+      purchase_order_line_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
     },
   },
   detailQuerySchema: {
@@ -1099,6 +1171,11 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1519,6 +1596,24 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'approver_records',
+      kind: 'to_many',
+      target: 'approvals/approvers',
+      link: 'request_id',
+      via: 'request_id',
+      filter: 'request_id',
+    },
+    {
+      name: 'lines',
+      kind: 'to_many',
+      target: 'approvals/request-lines',
+      link: 'approval_request_id',
+      via: 'request_id',
+      filter: 'request_id',
+    },
+  ],
   sortable: {
     id: 'id',
     subject: 'name',
@@ -1692,6 +1787,11 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       status: {
         type: 'string',
         enum: ['new', 'pending', 'approved', 'refused', 'cancel', 'treated_paid'],
@@ -1776,6 +1876,11 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       status: {
         type: 'string',
@@ -1937,6 +2042,11 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

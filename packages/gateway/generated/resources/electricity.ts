@@ -228,6 +228,24 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'purchases',
+      kind: 'to_many',
+      target: 'electricity/purchases',
+      link: 'counter_id',
+      via: 'counter_id',
+      filter: 'counter_id',
+    },
+    {
+      name: 'readings',
+      kind: 'to_many',
+      target: 'electricity/readings',
+      link: 'counter_id',
+      via: 'counter_id',
+      filter: 'counter_id',
+    },
+  ],
   sortable: {
     id: 'id',
     code: 'code',
@@ -311,6 +329,11 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       status: {
         type: 'string',
         enum: ['ok', 'warning', 'critical', 'no_data'],
@@ -360,6 +383,11 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       status: {
         type: 'string',
@@ -451,6 +479,11 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -650,6 +683,15 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'counter_record',
+      kind: 'to_one',
+      target: 'electricity/counters',
+      link: 'counter_id',
+      via: 'counter_id',
+    },
+  ],
   sortable: {
     id: 'id',
     reference: 'reference',
@@ -780,6 +822,11 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['active', 'cancelled'],
@@ -834,6 +881,11 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -935,6 +987,11 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1124,6 +1181,15 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'counter_record',
+      kind: 'to_one',
+      target: 'electricity/counters',
+      link: 'counter_id',
+      via: 'counter_id',
+    },
+  ],
   sortable: {
     id: 'id',
     date_reading: 'date_reading',
@@ -1255,6 +1321,11 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       counter_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1305,6 +1376,11 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       counter_id: {
         type: 'string',
@@ -1398,6 +1474,11 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

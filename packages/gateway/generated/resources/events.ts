@@ -374,6 +374,45 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       type: 'date-time',
       deprecated: false,
     },
+    {
+      name: 'reservation_id',
+      op: '=',
+      erp: 'reservation_id',
+      type: 'integer',
+      deprecated: false,
+    },
+  ],
+  relations: [
+    {
+      name: 'registrations',
+      kind: 'to_many',
+      target: 'events/registrations',
+      link: 'event_id',
+      via: 'event_id',
+      filter: 'event_id',
+    },
+    {
+      name: 'reservation',
+      kind: 'to_one',
+      target: 'space/reservations',
+      link: 'reservation_id',
+      via: 'reservation_id',
+    },
+    {
+      name: 'space_record',
+      kind: 'to_one',
+      target: 'space/spaces',
+      link: 'space_id',
+      via: 'space_id',
+    },
+    {
+      name: 'tasks',
+      kind: 'to_many',
+      target: 'events/tasks',
+      link: 'event_id',
+      via: 'event_id',
+      filter: 'event_id',
+    },
   ],
   sortable: {
     id: 'id',
@@ -560,6 +599,11 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       stage_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -591,6 +635,11 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       begin_before: {
         type: 'string',
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
+        maxLength: 64,
+      },
+      reservation_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
         maxLength: 64,
       },
     },
@@ -624,6 +673,11 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       stage_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -655,6 +709,11 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       begin_before: {
         type: 'string',
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
+        maxLength: 64,
+      },
+      reservation_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
         maxLength: 64,
       },
     },
@@ -731,6 +790,11 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
         maxLength: 64,
       },
+      reservation_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
     },
   },
   detailQuerySchema: {
@@ -742,6 +806,11 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -922,6 +991,15 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'event_record',
+      kind: 'to_one',
+      target: 'events/events',
+      link: 'event_id',
+      via: 'event_id',
+    },
+  ],
   sortable: {
     id: 'id',
     attendee: 'name',
@@ -1035,6 +1113,11 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       event_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1084,6 +1167,11 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       event_id: {
         type: 'string',
@@ -1175,6 +1263,11 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1296,6 +1389,15 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'event_record',
+      kind: 'to_one',
+      target: 'events/events',
+      link: 'event_id',
+      via: 'event_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1385,6 +1487,11 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       event_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1430,6 +1537,11 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       event_id: {
         type: 'string',
@@ -1513,6 +1625,11 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

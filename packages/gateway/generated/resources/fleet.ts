@@ -198,6 +198,15 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -318,6 +327,11 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['pending', 'handled', 'late'],
@@ -371,6 +385,11 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -470,6 +489,11 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -765,6 +789,15 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     reference: 'name',
@@ -908,6 +941,11 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       vehicle_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -963,6 +1001,11 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       vehicle_id: {
         type: 'string',
@@ -1066,6 +1109,11 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1254,6 +1302,15 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1378,6 +1435,11 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       vehicle_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1432,6 +1494,11 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       vehicle_id: {
         type: 'string',
@@ -1533,6 +1600,11 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1700,6 +1772,7 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1804,6 +1877,11 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       code: {
         type: 'string',
         minLength: 1,
@@ -1844,6 +1922,11 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       code: {
         type: 'string',
@@ -1917,6 +2000,11 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -2217,6 +2305,23 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'trips',
+      kind: 'to_many',
+      target: 'fleet/trips',
+      link: 'reservation_id',
+      via: 'reservation_id',
+      filter: 'reservation_id',
+    },
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     reference: 'name',
@@ -2360,6 +2465,11 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'pending', 'approved', 'in_progress', 'done', 'refused', 'cancelled'],
@@ -2414,6 +2524,11 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -2515,6 +2630,11 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -2778,6 +2898,15 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     date: 'date',
@@ -2938,6 +3067,11 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       vehicle_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -2991,6 +3125,11 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       vehicle_id: {
         type: 'string',
@@ -3090,6 +3229,11 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -3343,6 +3487,29 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       type: 'date',
       deprecated: false,
     },
+    {
+      name: 'reservation_id',
+      op: '=',
+      erp: 'reservation_id',
+      type: 'integer',
+      deprecated: false,
+    },
+  ],
+  relations: [
+    {
+      name: 'reservation',
+      kind: 'to_one',
+      target: 'fleet/reservations',
+      link: 'reservation_id',
+      via: 'reservation_id',
+    },
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
   ],
   sortable: {
     id: 'id',
@@ -3494,6 +3661,11 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       vehicle_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -3512,6 +3684,11 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       date_before: {
         type: 'string',
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
+        maxLength: 64,
+      },
+      reservation_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
         maxLength: 64,
       },
     },
@@ -3545,6 +3722,11 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       vehicle_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -3563,6 +3745,11 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       date_before: {
         type: 'string',
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
+        maxLength: 64,
+      },
+      reservation_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
         maxLength: 64,
       },
     },
@@ -3626,6 +3813,11 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
         maxLength: 64,
       },
+      reservation_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
     },
   },
   detailQuerySchema: {
@@ -3637,6 +3829,11 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -3926,6 +4123,56 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'alerts',
+      kind: 'to_many',
+      target: 'fleet/alerts',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+    {
+      name: 'fuel_logs',
+      kind: 'to_many',
+      target: 'fleet/fuel-logs',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+    {
+      name: 'incidents',
+      kind: 'to_many',
+      target: 'fleet/incidents',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+    {
+      name: 'reservations',
+      kind: 'to_many',
+      target: 'fleet/reservations',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+    {
+      name: 'services',
+      kind: 'to_many',
+      target: 'fleet/services',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+    {
+      name: 'trips',
+      kind: 'to_many',
+      target: 'fleet/trips',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     plate: 'license_plate',
@@ -4061,6 +4308,11 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       assignation_state: {
         type: 'string',
         enum: ['free', 'assigned', 'maintenance', 'out_of_service', 'sold'],
@@ -4119,6 +4371,11 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       assignation_state: {
         type: 'string',
@@ -4228,6 +4485,11 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

@@ -282,6 +282,23 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'approval_lines',
+      kind: 'to_many',
+      target: 'approvals/request-lines',
+      link: 'purchase_order_line_id',
+      via: 'purchase_order_line_id',
+      filter: 'purchase_order_line_id',
+    },
+    {
+      name: 'order',
+      kind: 'to_one',
+      target: 'purchase/orders',
+      link: 'order_id',
+      via: 'order_id',
+    },
+  ],
   sortable: {
     id: 'id',
     description: 'name',
@@ -440,6 +457,11 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       order_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -494,6 +516,11 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       order_id: {
         type: 'string',
@@ -595,6 +622,11 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1010,6 +1042,16 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'lines',
+      kind: 'to_many',
+      target: 'purchase/order-lines',
+      link: 'order_id',
+      via: 'order_id',
+      filter: 'order_id',
+    },
+  ],
   sortable: {
     id: 'id',
     reference: 'name',
@@ -1195,6 +1237,11 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'sent', 'org_tribu', 'to approve', 'purchase', 'cancel'],
@@ -1293,6 +1340,11 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -1482,6 +1534,11 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

@@ -89,6 +89,7 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -155,6 +156,11 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       code: {
         type: 'string',
         minLength: 1,
@@ -195,6 +201,11 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       code: {
         type: 'string',
@@ -270,6 +281,11 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
         type: 'string',
         maxLength: 2048,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
     },
   },
 });
@@ -342,6 +358,7 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -401,6 +418,11 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       name: {
         type: 'string',
         minLength: 1,
@@ -436,6 +458,11 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       name: {
         type: 'string',
@@ -499,6 +526,11 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -605,6 +637,7 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -678,6 +711,11 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       category_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -718,6 +756,11 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       category_id: {
         type: 'string',
@@ -791,6 +834,11 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1025,6 +1073,15 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'space_record',
+      kind: 'to_one',
+      target: 'space/spaces',
+      link: 'space_id',
+      via: 'space_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1153,6 +1210,11 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['planned', 'in_progress', 'done', 'cancelled'],
@@ -1211,6 +1273,11 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -1320,6 +1387,11 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1642,6 +1714,23 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'events',
+      kind: 'to_many',
+      target: 'events/events',
+      link: 'reservation_id',
+      via: 'reservation_id',
+      filter: 'reservation_id',
+    },
+    {
+      name: 'space_record',
+      kind: 'to_one',
+      target: 'space/spaces',
+      link: 'space_id',
+      via: 'space_id',
+    },
+  ],
   sortable: {
     id: 'id',
     reference: 'name',
@@ -1809,6 +1898,11 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['pending', 'approved', 'refused', 'cancelled', 'done'],
@@ -1867,6 +1961,11 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -1976,6 +2075,11 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -2114,6 +2218,31 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'children',
+      kind: 'to_many',
+      target: 'space/sites',
+      link: 'parent_id',
+      via: 'parent_id',
+      filter: 'parent_id',
+    },
+    {
+      name: 'parent',
+      kind: 'to_one',
+      target: 'space/sites',
+      link: 'parent_id',
+      via: 'parent_id',
+    },
+    {
+      name: 'spaces',
+      kind: 'to_many',
+      target: 'space/spaces',
+      link: 'site_id',
+      via: 'site_id',
+      filter: 'site_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -2199,6 +2328,11 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       code: {
         type: 'string',
         minLength: 1,
@@ -2244,6 +2378,11 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       code: {
         type: 'string',
@@ -2327,6 +2466,11 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -2630,6 +2774,39 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'events',
+      kind: 'to_many',
+      target: 'events/events',
+      link: 'space_id',
+      via: 'space_id',
+      filter: 'space_id',
+    },
+    {
+      name: 'maintenances',
+      kind: 'to_many',
+      target: 'space/maintenances',
+      link: 'space_id',
+      via: 'space_id',
+      filter: 'space_id',
+    },
+    {
+      name: 'reservations',
+      kind: 'to_many',
+      target: 'space/reservations',
+      link: 'space_id',
+      via: 'space_id',
+      filter: 'space_id',
+    },
+    {
+      name: 'site_record',
+      kind: 'to_one',
+      target: 'space/sites',
+      link: 'site_id',
+      via: 'site_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -2794,6 +2971,11 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['available', 'restricted', 'closed'],
@@ -2848,6 +3030,11 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -2949,6 +3136,11 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

@@ -296,6 +296,7 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -431,6 +432,11 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       is_open: {
         type: 'string',
         pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$',
@@ -496,6 +502,11 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       is_open: {
         type: 'string',
@@ -619,6 +630,11 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -910,6 +926,22 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'key_result_record',
+      kind: 'to_one',
+      target: 'sprint/key-results',
+      link: 'kr_id',
+      via: 'key_result_id',
+    },
+    {
+      name: 'objective_record',
+      kind: 'to_one',
+      target: 'sprint/objectives',
+      link: 'objective_id',
+      via: 'objective_id',
+    },
+  ],
   sortable: {
     id: 'id',
     number: 'number',
@@ -1070,6 +1102,11 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['open', 'in_progress', 'at_risk', 'kept'],
@@ -1134,6 +1171,11 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -1255,6 +1297,11 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1435,6 +1482,39 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'engagements',
+      kind: 'to_many',
+      target: 'sprint/engagements',
+      link: 'kr_id',
+      via: 'key_result_id',
+      filter: 'key_result_id',
+    },
+    {
+      name: 'measure_readings',
+      kind: 'to_many',
+      target: 'sprint/measure-readings',
+      link: 'kr_id',
+      via: 'key_result_id',
+      filter: 'key_result_id',
+    },
+    {
+      name: 'measure_records',
+      kind: 'to_many',
+      target: 'sprint/measures',
+      link: 'kr_id',
+      via: 'key_result_id',
+      filter: 'key_result_id',
+    },
+    {
+      name: 'objective_record',
+      kind: 'to_one',
+      target: 'sprint/objectives',
+      link: 'objective_id',
+      via: 'objective_id',
+    },
+  ],
   sortable: {
     id: 'id',
     number: 'number',
@@ -1556,6 +1636,11 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       exercice_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1606,6 +1691,11 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       exercice_id: {
         type: 'string',
@@ -1699,6 +1789,11 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1899,6 +1994,22 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'key_result_record',
+      kind: 'to_one',
+      target: 'sprint/key-results',
+      link: 'kr_id',
+      via: 'key_result_id',
+    },
+    {
+      name: 'measure_record',
+      kind: 'to_one',
+      target: 'sprint/measures',
+      link: 'measure_id',
+      via: 'measure_id',
+    },
+  ],
   sortable: {
     id: 'id',
     date: 'date',
@@ -2027,6 +2138,11 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       measure_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -2082,6 +2198,11 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       measure_id: {
         type: 'string',
@@ -2185,6 +2306,11 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -2392,6 +2518,23 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'key_result_record',
+      kind: 'to_one',
+      target: 'sprint/key-results',
+      link: 'kr_id',
+      via: 'key_result_id',
+    },
+    {
+      name: 'readings',
+      kind: 'to_many',
+      target: 'sprint/measure-readings',
+      link: 'measure_id',
+      via: 'measure_id',
+      filter: 'measure_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -2511,6 +2654,11 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       key_result_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -2556,6 +2704,11 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       key_result_id: {
         type: 'string',
@@ -2641,6 +2794,11 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
         type: 'string',
         maxLength: 2048,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
     },
   },
 });
@@ -2714,6 +2872,24 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'engagements',
+      kind: 'to_many',
+      target: 'sprint/engagements',
+      link: 'objective_id',
+      via: 'objective_id',
+      filter: 'objective_id',
+    },
+    {
+      name: 'key_results',
+      kind: 'to_many',
+      target: 'sprint/key-results',
+      link: 'objective_id',
+      via: 'objective_id',
+      filter: 'objective_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -2780,6 +2956,11 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       name: {
         type: 'string',
         minLength: 1,
@@ -2820,6 +3001,11 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       name: {
         type: 'string',
@@ -2893,6 +3079,11 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -3015,6 +3206,7 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -3111,6 +3303,11 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       squad_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -3156,6 +3353,11 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       squad_id: {
         type: 'string',
@@ -3239,6 +3441,11 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

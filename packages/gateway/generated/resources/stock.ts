@@ -210,6 +210,7 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     reference: 'name',
@@ -343,6 +344,11 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'waiting', 'confirmed', 'assigned', 'done', 'cancel'],
@@ -397,6 +403,11 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -498,6 +509,11 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

@@ -181,6 +181,16 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'requests',
+      kind: 'to_many',
+      target: 'travel/perdiem-requests',
+      link: 'rate_id',
+      via: 'rate_id',
+      filter: 'rate_id',
+    },
+  ],
   sortable: {
     id: 'id',
     daily_rate: 'daily_rate',
@@ -320,6 +330,11 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       country_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -370,6 +385,11 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       country_id: {
         type: 'string',
@@ -463,6 +483,11 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -961,6 +986,29 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       type: 'date',
       deprecated: false,
     },
+    {
+      name: 'rate_id',
+      op: '=',
+      erp: 'rate_id',
+      type: 'integer',
+      deprecated: false,
+    },
+  ],
+  relations: [
+    {
+      name: 'rate',
+      kind: 'to_one',
+      target: 'travel/perdiem-rates',
+      link: 'rate_id',
+      via: 'rate_id',
+    },
+    {
+      name: 'trip',
+      kind: 'to_one',
+      target: 'travel/trips',
+      link: 'trip_id',
+      via: 'trip_id',
+    },
   ],
   sortable: {
     id: 'id',
@@ -1224,6 +1272,11 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'pending', 'approved', 'rejected', 'cancelled'],
@@ -1255,6 +1308,11 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       start_before: {
         type: 'string',
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
+        maxLength: 64,
+      },
+      rate_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
         maxLength: 64,
       },
     },
@@ -1288,6 +1346,11 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'pending', 'approved', 'rejected', 'cancelled'],
@@ -1319,6 +1382,11 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       start_before: {
         type: 'string',
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
+        maxLength: 64,
+      },
+      rate_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
         maxLength: 64,
       },
     },
@@ -1395,6 +1463,11 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
         maxLength: 64,
       },
+      rate_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
     },
   },
   detailQuerySchema: {
@@ -1406,6 +1479,11 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1532,6 +1610,15 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'trip',
+      kind: 'to_one',
+      target: 'travel/trips',
+      link: 'trip_id',
+      via: 'trip_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1621,6 +1708,11 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       trip_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1661,6 +1753,11 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       trip_id: {
         type: 'string',
@@ -1734,6 +1831,11 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1970,6 +2072,15 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'trip',
+      kind: 'to_one',
+      target: 'travel/trips',
+      link: 'trip_id',
+      via: 'trip_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -2119,6 +2230,11 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       trip_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -2174,6 +2290,11 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       trip_id: {
         type: 'string',
@@ -2279,6 +2400,11 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
         type: 'string',
         maxLength: 2048,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
     },
   },
 });
@@ -2370,6 +2496,7 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -2430,6 +2557,11 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       code: {
         type: 'string',
         minLength: 1,
@@ -2470,6 +2602,11 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       code: {
         type: 'string',
@@ -2543,6 +2680,11 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -2930,6 +3072,32 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'expenses',
+      kind: 'to_many',
+      target: 'travel/trip-expenses',
+      link: 'trip_id',
+      via: 'trip_id',
+      filter: 'trip_id',
+    },
+    {
+      name: 'perdiem_requests',
+      kind: 'to_many',
+      target: 'travel/perdiem-requests',
+      link: 'trip_id',
+      via: 'trip_id',
+      filter: 'trip_id',
+    },
+    {
+      name: 'stages',
+      kind: 'to_many',
+      target: 'travel/trip-stages',
+      link: 'trip_id',
+      via: 'trip_id',
+      filter: 'trip_id',
+    },
+  ],
   sortable: {
     id: 'id',
     reference: 'name',
@@ -3124,6 +3292,11 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'pending', 'planned', 'in_progress', 'done', 'cancelled'],
@@ -3188,6 +3361,11 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -3309,6 +3487,11 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

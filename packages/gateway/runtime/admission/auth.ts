@@ -47,6 +47,9 @@ interface ReadRight {
 export interface UnreadableMemory {
   unreadableOn(principal: Principal, model: string): ReadonlyMap<string, string> | undefined;
   rememberUnreadable(principal: Principal, model: string, fields: ReadonlyMap<string, string>): void;
+  /** The account's read right on a model other than the request's (a relation expanded), cached as the request's is. */
+  canRead(principal: Principal, model: string, stats: ErpStats): Promise<boolean>;
+  forgetRight(principal: Principal, model: string): void;
 }
 
 /** What the metrics learn of authentication (telemetry/metrics.ts); nothing about the key itself. */
@@ -128,10 +131,16 @@ export class Authenticator implements UnreadableMemory {
 
   /** Throws 403 unless the principal's account may read `model`. */
   async assertCanRead(principal: Principal, model: string, stats: ErpStats): Promise<void> {
+    if (!(await this.canRead(principal, model, stats))) throw forbidden(`The API account has no read right on the data of this resource (${model}).`);
+  }
+
+  /** Whether the account may read `model`: asked of the ERP once, then cached with the key (a refusal is not cached). */
+  async canRead(principal: Principal, model: string, stats: ErpStats): Promise<boolean> {
     const verdict = this.verdicts.get(principal.keyHash);
-    if (verdict?.readable.has(model)) return;
-    if (!(await this.probeRead(principal, model, stats))) throw forbidden(`The API account has no read right on the data of this resource (${model}).`);
+    if (verdict?.readable.has(model)) return true;
+    if (!(await this.probeRead(principal, model, stats))) return false;
     verdict?.readable.set(model, {});
+    return true;
   }
 
   /**

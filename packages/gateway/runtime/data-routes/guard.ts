@@ -38,6 +38,7 @@ import { ErpFault } from '../erp/erp-error';
 import type { MemoryBudget } from '../admission/memory-budget';
 import type { AuthFailureLimit } from '../admission/auth-failure-limit';
 import { NO_KEY_RATE_LIMIT, type AnswerOutcome, type Charge, type KeyRateLimitPort } from '../admission/key-rate-limit';
+import type { RelatedResourceOf } from '../query/parse-expand';
 import { QueryParser } from '../query/parse-query';
 import type { ResourceHandlers } from './route-table';
 import type { ResourceReader } from '../resource-reader';
@@ -90,6 +91,8 @@ export interface HandlerOptions {
   readonly onRefreshError?: (error: unknown) => void;
   /** OpenTelemetry, when OTEL_EXPORTER_OTLP_ENDPOINT is set: the cache's steps get spans. */
   readonly tracing?: Tracing | undefined;
+  /** Every resource served: the other ends of the relations a request expands (`expand`). */
+  readonly resources?: readonly ResourceSpec[];
 }
 
 /** The handler of every kind of data route (kinds/data-kinds.ts), each behind the guard. */
@@ -103,7 +106,7 @@ export function createResourceHandlers(
   bulk: { readonly exporter: Exporter; readonly changes: ChangeFeed },
   options: HandlerOptions = {},
 ): ResourceHandlers {
-  const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => undefined, tracing } = options;
+  const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => undefined, tracing, resources = [] } = options;
   const ajv = new Ajv2020({ allErrors: false, strict: true, verbose: true });
   const parsers = new Map<ResourceSpec, QueryParser>();
   const parserOf = (resource: ResourceSpec) => {
@@ -172,7 +175,14 @@ export function createResourceHandlers(
     };
   };
 
-  const deps = { reader, parserOf, answer: createAnswerer(budget, cache, onRefreshError, compression, tracing), compression, ...bulk };
+  const byPath = new Map(resources.map((resource) => [resource.path, resource]));
+  const relatedOf: RelatedResourceOf = (path) => {
+    const resource = byPath.get(path);
+    // The generator checked both ends of every relation: a missing one is a gateway built wrong.
+    if (!resource) throw new Error(`relation to ${path}, which the gateway does not serve`);
+    return { resource, parser: parserOf(resource) };
+  };
+  const deps = { reader, parserOf, relatedOf, answer: createAnswerer(budget, cache, onRefreshError, compression, tracing), compression, ...bulk };
   const handlers = {} as Record<keyof ResourceHandlers, ResourceHandlers[keyof ResourceHandlers]>;
   for (const kind of ROUTE_KIND_ORDER) {
     const routeOf = DATA_KINDS[kind](deps);

@@ -11,6 +11,7 @@ import type { ChangeFeed } from '../changes/change-feed';
 import type { DriftGaps } from '../drift/drift-gaps';
 import type { Exporter } from '../export/exporter';
 import type { CompressionSettings } from '../http/compression';
+import type { RelatedResourceOf } from '../query/parse-expand';
 import type { QueryParser } from '../query/parse-query';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
@@ -48,6 +49,8 @@ export interface KindDependencies {
   readonly reader: ResourceReader;
   /** The resource's query parser: its schemas compiled once, shared by its kinds. */
   readonly parserOf: (resource: ResourceSpec) => QueryParser;
+  /** The other end of a relation (`expand`), and its parser. */
+  readonly relatedOf: RelatedResourceOf;
   /** Answers a JSON body through the response cache when the resource is cached (cached-answers.ts). */
   readonly answer: Answerer;
   readonly compression: CompressionSettings;

@@ -12,6 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import catalogue from '../../generated/mcp-tools.json';
 import { GatewayError } from '../errors';
+import { splitExpand } from '../query/parse-expand';
 import type { RouteKind } from '../route-kinds';
 
 /** The answer of a GET through the gateway: status, parsed JSON body and the headers a tool passes on. */
@@ -41,14 +42,15 @@ interface ResourceEntry {
   readonly query_tool: string;
   readonly fields: readonly { readonly name: string; readonly personal: boolean }[];
   readonly filters: readonly { readonly name: string }[];
+  readonly relations: readonly { readonly name: string; readonly resource: string }[];
   readonly personal_fields: readonly string[];
 }
 
 /** By path: a Map, so that a client's name is only ever compared, never looked up on a prototype (`__proto__`, `constructor`). */
 const RESOURCES: ReadonlyMap<string, ResourceEntry> = new Map(Object.entries(catalogue.resources as unknown as Record<string, ResourceEntry>));
 const DOMAIN_OF_TOOL = new Map(catalogue.tools.filter((t) => t.name.startsWith('query_')).map((t) => [t.name, t.name.slice('query_'.length)]));
-const QUERY_ARGUMENTS = new Set(['resource', 'filters', 'fields', 'order', 'limit', 'since_id', 'total']);
-const RECORD_ARGUMENTS = new Set(['resource', 'id', 'fields']);
+const QUERY_ARGUMENTS = new Set(['resource', 'filters', 'fields', 'order', 'limit', 'since_id', 'total', 'expand']);
+const RECORD_ARGUMENTS = new Set(['resource', 'id', 'fields', 'expand']);
 
 /** The tools as `tools/list` answers them. */
 export const TOOLS = catalogue.tools;
@@ -143,6 +145,27 @@ function fieldsParam(value: unknown, resource: ResourceEntry, query: URLSearchPa
   return [...resource.personal_fields];
 }
 
+/**
+ * `expand`, as the API takes it; a relation named without its fields gets every field of the related
+ * resource but personal data, as `fields` does (reported as `<relation>.<field>`).
+ */
+function expandParam(value: unknown, resource: ResourceEntry, query: URLSearchParams): string[] {
+  if (value === undefined) return [];
+  const omitted: string[] = [];
+  const items = splitExpand(text(value, 'expand')).map((item) => {
+    const name = item.trim();
+    const target = RESOURCES.get(resource.relations.find((r) => r.name === name)?.resource ?? '');
+    if (!target || target.personal_fields.length === 0) return item;
+    omitted.push(...target.personal_fields.map((field) => `${name}.${field}`));
+    return `${name}(${target.fields
+      .filter((f) => !f.personal)
+      .map((f) => f.name)
+      .join(',')})`;
+  });
+  query.set('expand', items.join(','));
+  return omitted;
+}
+
 async function viaApi(get: ApiGet, path: string, shape: (body: Record<string, unknown>) => Record<string, unknown>): Promise<CallToolResult> {
   const reply = await get(path);
   const body = (reply.body ?? {}) as Record<string, unknown>;
@@ -165,7 +188,7 @@ function queryResource(domain: string, args: Record<string, unknown>, get: ApiGe
     else query.set(name, text(value, name));
   }
   for (const name of ['order', 'limit', 'since_id', 'total'] as const) if (args[name] !== undefined) query.set(name, text(args[name], name));
-  const omitted = fieldsParam(args['fields'], resource, query);
+  const omitted = [...fieldsParam(args['fields'], resource, query), ...expandParam(args['expand'], resource, query)];
   return viaApi(get, `/api/v1/${resource.resource}?${query}`, (body) => ({
     resource: resource.resource,
     data: body['data'],
@@ -179,7 +202,7 @@ function getRecord(args: Record<string, unknown>, get: ApiGet): Promise<CallTool
   const id = args['id'];
   if (!Number.isInteger(id) || (id as number) < 1) throw badRequest("'id' must be a positive integer.");
   const query = new URLSearchParams();
-  const omitted = fieldsParam(args['fields'], resource, query);
+  const omitted = [...fieldsParam(args['fields'], resource, query), ...expandParam(args['expand'], resource, query)];
   const qs = query.size ? `?${query}` : '';
   return viaApi(get, `/api/v1/${resource.resource}/${id as number}${qs}`, (body) => {
     const meta = { ...(body['meta'] as object | undefined), ...(omitted.length ? { personal_fields_omitted: omitted } : {}) };

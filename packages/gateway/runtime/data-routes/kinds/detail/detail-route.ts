@@ -5,6 +5,7 @@
  */
 import { notFound } from '../../../errors';
 import { assertCountedQuery, assertUsableQuery, type ParsedQuery } from '../../../http/strict-query';
+import { parseExpand, expandKey, type ExpandTerm } from '../../../query/parse-expand';
 import type { DetailQuery } from '../../../query/parse-query';
 import type { CachedQuery } from '../../../cache/cache-key';
 import { unreadableFieldsHeader } from '../../../resource-reader';
@@ -18,15 +19,17 @@ const INT32_MAX = 2147483647;
 interface RecordAsked {
   readonly id: number;
   readonly query: DetailQuery;
+  readonly expand: readonly ExpandTerm[];
 }
 
-/** The record's cache key: its id and the fields asked for. */
-function recordKey(id: number, query: DetailQuery): CachedQuery {
-  return ['detail', id, query.fields.map((field) => field.name)];
+/** The record's cache key: its id, the fields asked for, and the relations expanded (an entry of their own). */
+function recordKey(id: number, query: DetailQuery, expand: readonly ExpandTerm[]): CachedQuery {
+  const key: CachedQuery = ['detail', id, query.fields.map((field) => field.name)];
+  return expand.length ? [...key, expandKey(expand)] : key;
 }
 
 export const detailKind: DataKind =
-  ({ parserOf, answer, reader }) =>
+  ({ parserOf, relatedOf, answer, reader }) =>
   (resource): KindRoute<RecordAsked> => {
     const parser = parserOf(resource);
     return {
@@ -36,16 +39,18 @@ export const detailKind: DataKind =
         const rawQuery = req.query as ParsedQuery;
         assertCountedQuery(rawQuery);
         if (parser.knowsEveryKey(rawQuery, 'detail')) assertUsableQuery(rawQuery);
-        return { id: Number(raw), query: parser.parseDetail(rawQuery) };
+        const query = parser.parseDetail(rawQuery);
+        return { id: Number(raw), query, expand: parseExpand(rawQuery['expand'], resource, relatedOf) };
       },
-      costOf: () => 'detail',
-      async answer({ id, query }, call) {
+      costOf: ({ expand }) => (expand.length ? 'expanded' : 'detail'),
+      async answer({ id, query, expand }, call) {
         const { req, res, principal } = call;
         const headers = deprecationHeaders(resource, query.deprecated);
-        await answer(req, res, principal, resource, recordKey(id, query), call.gaps(), async (stats) => {
-          const { record, unreadable } = await reader.detail(principal, resource, id, query, stats);
+        await answer(req, res, principal, resource, recordKey(id, query, expand), call.gaps(), async (stats) => {
+          const { record, unreadable, expanded } = await reader.detail(principal, resource, id, query, stats, expand);
+          const meta = { ...(unreadable.length ? { unreadable_fields: [...unreadable] } : {}), ...(expanded ? { expanded } : {}) };
           return {
-            body: unreadable.length ? { data: record, meta: { unreadable_fields: [...unreadable] } } : { data: record },
+            body: Object.keys(meta).length ? { data: record, meta } : { data: record },
             headers: { ...headers, ...unreadableFieldsHeader(unreadable) },
           };
         });

@@ -7,6 +7,9 @@
  * one answers; each is charged as a list (`counted_list` when it counts its matches).
  */
 import type { ListFormat, ListQuery } from '../../../query/parse-query';
+import { badRequest } from '../../../errors';
+import type { ParsedQuery } from '../../../http/strict-query';
+import { parseExpand, type ExpandTerm } from '../../../query/parse-expand';
 import { exportAnswer } from '../../export-answer';
 import { listFormatOf } from '../../export-format';
 import type { DataKind, KindRoute } from '../../kind-route';
@@ -14,10 +17,11 @@ import { readListedQuery } from '../../listed-query';
 import { changesAnswer } from './changes';
 import { pageAnswer } from './page';
 
-/** What a list request asks: its query, and in which format. */
+/** What a list request asks: its query, in which format, and the relations expanded in each record. */
 interface ListAsked {
   readonly query: ListQuery;
   readonly format: ListFormat;
+  readonly expand: readonly ExpandTerm[];
 }
 
 export const listKind: DataKind = (deps) => {
@@ -33,13 +37,18 @@ export const listKind: DataKind = (deps) => {
           format = listFormatOf(call.req, raw['format']);
           return parser.parseList(raw, format);
         });
-        return { query, format };
+        const expand = parseExpand((call.req.query as ParsedQuery)['expand'], resource, deps.relatedOf);
+        if (expand.length && format !== 'json')
+          throw badRequest('expand applies to JSON pages only: an export is flat (one line per record); export the related resource and join on its link field.');
+        if (expand.length && query.changes)
+          throw badRequest("expand cannot be combined with changed_since: the change feed follows one resource (follow the related resource's own feed).");
+        return { query, format, expand };
       },
-      costOf: ({ query }) => (query.total ? 'counted_list' : 'list'),
-      answer({ query, format }, call) {
+      costOf: ({ query, expand }) => (expand.length ? 'expanded' : query.total ? 'counted_list' : 'list'),
+      answer({ query, format, expand }, call) {
         if (format !== 'json') return exported(query, format, call);
         if (query.changes) return changes(query, call);
-        return page(query, call);
+        return page(query, expand, call);
       },
     };
   };
