@@ -32,9 +32,10 @@ type GuideSectionId = (typeof GUIDE_SECTIONS)[number];
 
 /**
  * Sections llms.txt leaves out: those about the page itself, and what it says in fewer words within
- * its 25,000 tokens (related records: the paging section's `expand` line and each resource's `Expand:`).
+ * its 25,000 tokens (related records: the paging section's `expand` line and each resource's `Expand:`;
+ * summaries: the agents section's `aggregate` line).
  */
-const PAGE_ONLY: ReadonlySet<GuideSectionId> = new Set(['try', 'operators', 'related']);
+const PAGE_ONLY: ReadonlySet<GuideSectionId> = new Set(['try', 'operators', 'related', 'summaries']);
 
 export interface GuideSection {
   readonly id: GuideSectionId;

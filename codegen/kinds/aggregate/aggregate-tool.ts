@@ -13,7 +13,7 @@ export function aggregateTool(model: CatalogueModel): ToolDefinition {
   return {
     name: 'aggregate',
     title: 'Count by group',
-    description: `Counts and measures by group in one ERP call (purchase/orders, group_by [state], measures [amount_total:sum]); describe_resource gives each resource's dimensions and measures${
+    description: `Counts and measures by group in one ERP call (purchase/orders, group_by [state], measures [amount_total:sum]); describe_resource lists dimensions and measures${
       without.length ? ` (none: ${without.join(', ')})` : ''
     }. Dates: field:${granularity}, UTC.`,
     inputSchema: {

@@ -2371,7 +2371,7 @@ footer {
 <ul>
 <li>Streamable HTTP: <code>POST {base_url}/mcp</code> with <code>Authorization: Bearer &lt;API key&gt;</code> (stateless: no session id; GET is 405).</li>
 <li>stdio, for local agents: <code>GATEWAY_URL={base_url} API_KEY=&lt;key&gt; npm run mcp</code> in a clone of the gateway; it forwards to <code>/mcp</code>.</li>
-<li>15 tools: <code>list_resources</code>; <code>describe_resource</code> (fields, enums, filters with their value types, sort keys, personal-data flags: the tools' schemas do not repeat them); <code>query_&lt;domain&gt;</code> (one per domain: <code>resource</code>, named <code>filters</code>, <code>fields</code>, <code>order</code>, <code>limit</code>, <code>since_id</code>, <code>total</code>); <code>get_record</code> (<code>resource</code> as <code>domain/name</code>, <code>id</code>, <code>fields</code>); <code>aggregate</code> (counts by group).</li>
+<li>15 tools: <code>list_resources</code>; <code>describe_resource</code> (fields, enums, filters with their value types, sort keys, personal-data flags: the tools' schemas do not repeat them); <code>query_&lt;domain&gt;</code> (one per domain: <code>resource</code>, named <code>filters</code>, <code>fields</code>, <code>order</code>, <code>limit</code>, <code>since_id</code>, <code>total</code>); <code>get_record</code> (<code>resource</code> as <code>domain/name</code>, <code>id</code>, <code>fields</code>); <code>aggregate</code> (counts and measures by group, the route <code>GET &lt;resource&gt;/aggregate?group_by=state,date_order:month&amp;measures=amount_total:sum</code>: buckets in UTC, weeks from Sunday; describe_resource lists dimensions and measures).</li>
 <li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others); <code>meta.unreadable_fields</code> names fields that are null because the API account may not read their model. Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>; an argument outside the tool's input schema (<code>limit</code> above 200) is refused (<code>invalid_value</code>, 422), never adjusted.</li>
 <li>Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then <code>gateway_timeout</code>, 504). A call that reads data costs what its route costs against the key's rate limit (<code>rate_limited</code>, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers <code>unavailable</code> (503) with <code>retry_after</code> seconds: retry then, or ask for fewer records.</li>
 <li><strong>llms.txt</strong>: this interface as flat Markdown for language models, at <code>{base_url}/llms.txt</code> (and <code>/api/llms.txt</code>).</li>
@@ -5802,10 +5802,6 @@ Each resource takes its named filters (listed with it) and the common parameters
 - An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 \`invalid_value\`.
 - Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.
 
-## Summaries
-
-\`GET /api/v1/<domain>/<resource>/aggregate\` counts by group in one ERP call: \`group_by\` (at most 4; a date or date-time with \`:day|week|month|quarter|year\`), \`measures\` (\`field:sum|avg|min|max\` of a number, \`field:count_distinct\` of a many2one; \`count\` is always given), \`order\` (\`count desc\`), \`limit\` (up to 1000 groups, default 100), \`offset\` (\`meta.next_offset\`), filters. Dimensions: selection, many2one, boolean, date, date-time fields but personal data. \`?group_by=state,date_order:month&measures=amount_total:sum\` on purchase/orders gives \`{"state":"draft","date_order:month":"2026-11","date_order:month:from":"2026-11-01T00:00:00Z",\u2026,"count":6,"amount_total:sum":17429.7}\`. Buckets are UTC; weeks start on Sunday. A many2one also gives \`<name>:id\`; no value is \`null\`; an unset number counts as 0 (as listed).
-
 ## Errors
 
 Errors answer \`{"error": {"code": "...", "message": "..."}}\`, except 405, an HTML page. Rely on the status; the message is for people.
@@ -5844,7 +5840,7 @@ Agents that speak the Model Context Protocol use the same key, rights, limits an
 
 - Streamable HTTP: \`POST {base_url}/mcp\` with \`Authorization: Bearer <API key>\` (stateless: no session id; GET is 405).
 - stdio, for local agents: \`GATEWAY_URL={base_url} API_KEY=<key> npm run mcp\` in a clone of the gateway; it forwards to \`/mcp\`.
-- 15 tools: \`list_resources\`; \`describe_resource\` (fields, enums, filters with their value types, sort keys, personal-data flags: the tools' schemas do not repeat them); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`); \`aggregate\` (counts by group).
+- 15 tools: \`list_resources\`; \`describe_resource\` (fields, enums, filters with their value types, sort keys, personal-data flags: the tools' schemas do not repeat them); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`); \`aggregate\` (counts and measures by group, the route \`GET <resource>/aggregate?group_by=state,date_order:month&measures=amount_total:sum\`: buckets in UTC, weeks from Sunday; describe_resource lists dimensions and measures).
 - Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others); \`meta.unreadable_fields\` names fields that are null because the API account may not read their model. Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`; an argument outside the tool's input schema (\`limit\` above 200) is refused (\`invalid_value\`, 422), never adjusted.
 - Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then \`gateway_timeout\`, 504). A call that reads data costs what its route costs against the key's rate limit (\`rate_limited\`, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers \`unavailable\` (503) with \`retry_after\` seconds: retry then, or ask for fewer records.
 - **llms.txt**: this interface as flat Markdown for language models, at \`{base_url}/llms.txt\` (and \`/api/llms.txt\`).
@@ -89941,7 +89937,7 @@ var mcp_tools_default = {
     {
       name: "aggregate",
       title: "Count by group",
-      description: "Counts and measures by group in one ERP call (purchase/orders, group_by [state], measures [amount_total:sum]); describe_resource gives each resource's dimensions and measures. Dates: field:day|week|month|quarter|year, UTC.",
+      description: "Counts and measures by group in one ERP call (purchase/orders, group_by [state], measures [amount_total:sum]); describe_resource lists dimensions and measures. Dates: field:day|week|month|quarter|year, UTC.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
