@@ -149,7 +149,7 @@ erp-diff: build
 
 ## test-live: the live-ERP suites against the Odoo given by LIVE_ERP_* (docs/compatibility.md); skipped without
 test-live: build
-	jest --ci tests/live/odoo.live tests/live/expand.live --testTimeout=120000
+	jest --ci tests/live/odoo.live tests/live/expand.live tests/live/aggregate.live --testTimeout=120000
 
 ## live-latency: what the gateway adds on that live Odoo, per transport (Markdown table; docs/compatibility.md)
 live-latency: build

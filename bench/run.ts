@@ -13,6 +13,7 @@
  * (only the whole-table exports of bench/exports.ts, written to bench/results/exports.md).
  * --feed-only (only the change feed's section, bench/feed-cost.ts: the sandbox's ERP calls and the
  * feed through a gateway, without and with an index on write_date, written to bench/results/feed.md).
+ * --aggregate-only (only count by state through the aggregate route against exporting and counting, bench/aggregate-bench.ts).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -31,6 +32,7 @@ import { RESOURCE, scenarios, type Scenario } from './scenarios';
 import { benchExports, exportReport } from './exports';
 import { benchExpand, expandReport } from './expand';
 import { measureFeedCost } from './feed-cost';
+import { aggregateReport, benchAggregate } from './aggregate-bench';
 
 interface Options {
   readonly smoke: boolean;
@@ -53,6 +55,8 @@ interface Options {
   readonly expandOnly: boolean;
   /** Only the change feed (bench/feed-cost.ts). */
   readonly feedOnly: boolean;
+  /** Only the aggregate route against exporting and counting (bench/aggregate-bench.ts). */
+  readonly aggregateOnly: boolean;
 }
 
 interface Side {
@@ -87,6 +91,7 @@ function options(): Options {
       'exports-only': { type: 'boolean', default: false },
       'expand-only': { type: 'boolean', default: false },
       'feed-only': { type: 'boolean', default: false },
+      'aggregate-only': { type: 'boolean', default: false },
     },
   });
   const smoke = values.smoke === true;
@@ -104,6 +109,7 @@ function options(): Options {
     exportsOnly: values['exports-only'] === true,
     expandOnly: values['expand-only'] === true,
     feedOnly: values['feed-only'] === true,
+    aggregateOnly: values['aggregate-only'] === true,
   };
 }
 
@@ -383,7 +389,7 @@ async function main(): Promise<void> {
   try {
     // Related records in one call against 1 + N calls, on a gateway of its own (a few seconds).
     const expandLines =
-      opts.soakOnly || opts.cacheOnly || opts.operateOnly || opts.exportsOnly || opts.feedOnly
+      opts.soakOnly || opts.cacheOnly || opts.operateOnly || opts.exportsOnly || opts.feedOnly || opts.aggregateOnly
         ? []
         : expandReport(await benchExpand(sandbox.url, keys.valid, startGateway, opts.smoke ? 1 : 5, opts.smoke ? 20 : 200));
     if (expandLines.length) process.stderr.write(`bench: expand\n${expandLines.join('\n')}\n`);
@@ -394,9 +400,24 @@ async function main(): Promise<void> {
       process.stdout.write(`${expandLines.join('\n')}\n`);
       return;
     }
+    // Count by state through the aggregate route against exporting and counting on the client.
+    const aggregateLines =
+      opts.soakOnly || opts.cacheOnly || opts.operateOnly || opts.exportsOnly || opts.expandOnly || opts.feedOnly
+        ? []
+        : aggregateReport(await benchAggregate(sandbox.url, keys.valid, warm, startGateway, opts.smoke ? 3 : 7));
+    if (aggregateLines.length) process.stderr.write(`bench: aggregate\n${aggregateLines.join('\n')}\n`);
+    if (opts.aggregateOnly) {
+      const out = join(ROOT, 'bench', 'results');
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, 'aggregate.md'), `${aggregateLines.join('\n')}\n`);
+      process.stdout.write(`${aggregateLines.join('\n')}\n`);
+      return;
+    }
     // The exports run first, on a gateway of their own: a whole export is minutes of ERP paging.
     const exportLines =
-      opts.soakOnly || opts.cacheOnly || opts.operateOnly || opts.expandOnly ? [] : exportReport(await benchExports(sandbox.url, keys.valid, 'sandbox', startGateway));
+      opts.soakOnly || opts.cacheOnly || opts.operateOnly || opts.expandOnly || opts.aggregateOnly
+        ? []
+        : exportReport(await benchExports(sandbox.url, keys.valid, 'sandbox', startGateway));
     if (exportLines.length) process.stderr.write(`bench: exports\n${exportLines.join('\n')}\n`);
     if (opts.exportsOnly) {
       const out = join(ROOT, 'bench', 'results');
@@ -451,7 +472,7 @@ async function main(): Promise<void> {
       opts.soakOnly || opts.operateOnly ? undefined : await runCacheBench({ smoke: opts.smoke, key: keys.valid, database: 'sandbox', rows }, sandbox, startGateway, freePort);
     const soakResult = opts.cacheOnly ? undefined : await soak(warm, all, opts);
     const report_ = report(opts, rows, results, soakResult, setupSeconds, cache);
-    const markdown = `${report_.markdown}${exportLines.length ? `${exportLines.join('\n')}\n` : ''}${feedLines.length ? `\n${feedLines.join('\n')}\n` : ''}${operateResult ? `\n${operateMarkdown(operateResult)}` : ''}`;
+    const markdown = `${report_.markdown}${exportLines.length ? `${exportLines.join('\n')}\n` : ''}${aggregateLines.length ? `${aggregateLines.join('\n')}\n` : ''}${feedLines.length ? `\n${feedLines.join('\n')}\n` : ''}${operateResult ? `\n${operateMarkdown(operateResult)}` : ''}`;
     const { targets } = report_;
     const out = join(ROOT, 'bench', 'results');
     mkdirSync(out, { recursive: true });

@@ -91,7 +91,8 @@ function joinKeyOf(key: FieldModel, fields: readonly FieldModel[]): FieldModel |
 
 /** `List: GET /api/v1/fleet/vehicles. Export: + /export. Detail: + /{id}.`: the first route's path in full, the others' after it. */
 function routeLine(resource: ResourceModel): string {
-  const [first, ...others] = routesOf(resource);
+  // The aggregate route of every resource is described once, in the guide's Summaries (llms.txt's size).
+  const [first, ...others] = routesOf(resource).filter((route) => route.kind !== 'aggregate');
   if (!first) return '';
   // The kinds' paths in their declared order (list, export, detail: the introduction says which is which), within llms.txt's budget.
   return `Routes: GET ${[first.openApiPath, ...others.map((route) => `+ ${route.openApiPath.slice(first.openApiPath.length)}`)].join(', ')}.`;

@@ -91,6 +91,18 @@ function filterEntry(filter: FilterModel, resource: ResourceModel): Schema {
   };
 }
 
+/** The aggregate tool's dimensions (a date with `:granularity`) and measures (`field:aggregator`) of a resource that has the route. */
+function aggregateEntry(resource: ResourceModel): Schema {
+  const aggregate = resource.aggregate;
+  if (!aggregate) return {};
+  return {
+    aggregate: {
+      dimensions: aggregate.dimensions.map((d) => (d.kind === 'date' || d.kind === 'date-time' ? `${d.name}:<day|week|month|quarter|year>` : d.name)),
+      measures: ['count', ...aggregate.measures.flatMap((m) => m.aggregators.map((a) => `${m.name}:${a}`))],
+    },
+  };
+}
+
 /** What `describe_resource` answers, and what the runtime needs to call the API (field lists). */
 function resourceEntry(domain: DomainModel, resource: ResourceModel): Schema {
   const scope = scopeText(resource);
@@ -107,6 +119,7 @@ function resourceEntry(domain: DomainModel, resource: ResourceModel): Schema {
     filters: resource.filters.map((f) => filterEntry(f, resource)),
     relations: resource.relations.map((r) => ({ name: r.name, kind: r.kind, resource: r.target })),
     personal_fields: personalNames(resource),
+    ...aggregateEntry(resource),
   };
 }
 

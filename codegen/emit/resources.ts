@@ -22,6 +22,7 @@ function resourceSpec(resource: ResourceModel): ResourceSpec {
     relations: resource.relations.map(({ description: _d, ...relation }) => relation),
     sortable: resource.sortable,
     deprecated: resource.deprecated,
+    ...(resource.aggregate ? { aggregate: resource.aggregate } : {}),
     ...(resource.cache ? { cache: resource.cache } : {}),
     ...querySchemas(resource),
   };

@@ -22,6 +22,8 @@ export interface KindEmitter<K extends RouteKind> {
   querySchema(resource: ResourceModel): object;
   /** The route's operation in the OpenAPI document. */
   operation(resource: ResourceModel): OpenAPIV3_1.OperationObject;
+  /** Lines the docs page's resource card adds under the route: a label and the names it lists (`Group by`: dimensions). */
+  cardRows?(resource: ResourceModel): readonly (readonly [string, readonly string[]])[];
   /** The request the docs page's "Try it" button of the route sends, if it has one. */
   tryPath?(resource: ResourceModel): string;
   /** The MCP tools that call the route: tools for the whole catalogue, or tools of each domain. */

@@ -8,6 +8,7 @@
 import type { RouteKind } from '../../packages/gateway/runtime/route-kinds';
 import type { ToolDefinition } from '../emit/mcp-tool-parts';
 import type { CatalogueModel, ResourceModel } from '../model/catalogue-model';
+import { AGGREGATE } from './aggregate/aggregate-kind';
 import { DETAIL } from './detail/detail-kind';
 import { EXPORT } from './export/export-kind';
 import type { KindEmitter } from './kind-emitter';
@@ -16,6 +17,7 @@ import { LIST } from './list/list-kind';
 export const KIND_EMITTERS: { readonly [K in RouteKind]: KindEmitter<K> } = {
   list: LIST,
   export: EXPORT,
+  aggregate: AGGREGATE,
   detail: DETAIL,
 };
 

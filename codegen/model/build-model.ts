@@ -3,6 +3,7 @@
  * resolved (nullability, sortability, filter types and ERP fields), collections sorted so that the
  * output is the same for the same input.
  */
+import { buildAggregate } from '../kinds/aggregate/aggregate-catalogue';
 import type { CatalogueFile } from '../load/load-catalogue';
 import { filterTypeOfField, isPlainStored } from '../validate/validate-catalogue';
 import type { CatalogueModel, DomainModel, FieldModel, FilterModel, RelationModel, ResourceModel } from './catalogue-model';
@@ -47,9 +48,16 @@ function buildResource(domain: string, name: string, raw: RawResource, file: str
       .sort(byName),
     sortable,
     deprecated: raw.deprecated ?? false,
+    ...aggregateOf(raw),
     ...cacheOf({ ...domainCache, ...raw.cache }),
     file,
   };
+}
+
+/** The resource's aggregate spec, absent with `aggregate: false`. */
+function aggregateOf(raw: RawResource): Pick<ResourceModel, 'aggregate'> {
+  const aggregate = buildAggregate(raw);
+  return aggregate ? { aggregate } : {};
 }
 
 /** A relation (checked by validate-catalogue.ts: both ends exist, `via` is an integer many2one to the other end's model). */

@@ -46,6 +46,9 @@ export interface RawCache {
   watch?: boolean;
 }
 
+/** The resource's `aggregate` (catalogue.schema.json): none, or the fields that may be grouped by and measured. */
+type RawAggregate = false | { dimensions?: string[]; measures?: string[] };
+
 /** A relation to another resource (catalogue.schema.json, `relations`): exactly one of `to_many`, `to_one`. */
 export interface RawRelation {
   to_many?: string;
@@ -63,6 +66,7 @@ export interface RawResource {
   scope?: RawScopeTerm[];
   deprecated?: boolean;
   cache?: RawCache;
+  aggregate?: RawAggregate;
   fields: Record<string, RawField>;
   filters?: Record<string, RawFilter>;
   relations?: Record<string, RawRelation>;

@@ -10,6 +10,7 @@ import { basename } from 'node:path';
 import type { CatalogueError } from '../catalogue-error';
 import { locate, type CatalogueFile } from '../load/load-catalogue';
 import { COMMON_LIST_PARAMETERS, EXPORT_PARAMETERS } from '../model/catalogue-model';
+import { checkAggregate } from '../kinds/aggregate/aggregate-catalogue';
 import { closest } from './closest';
 import type { RawCache, RawDomain, RawField, RawFilter, RawRelation, RawResource } from '../model/raw';
 
@@ -162,6 +163,7 @@ function checkResource(resource: RawResource, at: Path, report: Report): void {
   checkJoinKeys(resource, at, report);
   checkDefaultOrder(resource, at, report);
   for (const [name, filter] of Object.entries(resource.filters ?? {})) checkFilter(name, filter, resource, [...at, 'filters', name], report);
+  checkAggregate(resource, at, report);
 }
 
 /**

@@ -48,8 +48,18 @@ export type Answer =
       readonly text: string;
     };
 
+/**
+ * A PostgreSQL error's quote of the query (`LINE 1: SELECT "purchase_order"."state", COUNT(*), SUM(…`
+ * and the caret under it) is Odoo's SQL text, which the sandbox does not write: left out on both
+ * sides, like traceback frames; the error's first line and its HINT are compared.
+ */
+function withoutSqlQuote(text: string): string {
+  return text.replace(/^LINE \d+: .*\n *\^ *\n/m, '');
+}
+
 /** A traceback's last line (`ValueError: Invalid field ...`); other text as is. */
-export function lastTracebackLine(text: string): string {
+export function lastTracebackLine(raw: string): string {
+  const text = withoutSqlQuote(raw);
   if (!text.startsWith('Traceback (most recent call last)')) return text;
   const lines = text.trimEnd().split('\n');
   // The exception line is the first one after the last indented frame line.
@@ -84,7 +94,7 @@ function pageText(text: string): string {
 }
 
 function groupless(args: unknown): unknown {
-  return Array.isArray(args) ? args.map((a) => (typeof a === 'string' ? withoutGroupList(a) : a)) : args;
+  return Array.isArray(args) ? args.map((a) => (typeof a === 'string' ? withoutGroupList(withoutSqlQuote(a)) : a)) : args;
 }
 
 function mainType(contentType: string | undefined): string {

@@ -16,6 +16,7 @@ import type { Answer, Transport } from './answer';
 import { canonical, compareAnswers, type DifferenceKind } from './compare';
 import { buildMirror, readSnapshot } from './mirror';
 import { discoverSchema } from './schema';
+import { buildGroupSeries } from './group-series';
 import { buildSeries, tieKeyOf, type SeriesCall } from './series';
 import { mustCall, send, uidOf, type AccountName, type KeyName, type Side, type WireCall } from './wire';
 
@@ -77,7 +78,8 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
     try {
       const twin: Side = { label: 'sandbox', url: sandbox.url, database: sandbox.database, major, logins: live.logins, uids: mirror.uids, keys: mirror.keys };
       const keys = new Set((Object.keys(live.keys) as KeyName[]).filter((k) => mirror.keys[k]));
-      let series = buildSeries({ schema, snapshot, major, transports, keys });
+      const input = { schema, snapshot, major, transports, keys, nulls };
+      let series = [...buildSeries(input), ...buildGroupSeries(input)];
       if (options.versionOnly) series = series.filter(isVersionDependent);
       progress(`${series.length} calls × ${transports.length} transports against ${sandbox.url}`);
       const differences = await compareAll(series, live, twin, options.concurrency ?? 6, (s) => tieKeyOf(snapshot, s.model, s.order));
@@ -147,6 +149,8 @@ async function liveSide(settings: LiveErpSettings, major: number): Promise<Side>
 function isVersionDependent(s: SeriesCall): boolean {
   const call = s.call;
   if (call.kind !== 'execute') return true;
+  // Grouped reads: their compatibility layer, granularities and errors differ in every version.
+  if (call.method === 'read_group' || call.method === 'formatted_read_group' || call.method === '_read_group') return true;
   if (call.model === 'x.no.such.model' || call.method.startsWith('_') || call.method === 'no_such_method' || call.method === 'has_group') return true;
   if (call.contentType || call.noAuthorization || (call.key && call.key !== 'admin')) return true;
   const domain = call.kwargs['domain'];

@@ -36,7 +36,19 @@ export interface Schema {
   readonly notes: readonly string[];
 }
 
-export const FIELDS_GET_ATTRIBUTES = ['type', 'relation', 'selection', 'required', 'readonly', 'store', 'sortable', 'searchable'] as const;
+export const FIELDS_GET_ATTRIBUTES = [
+  'type',
+  'relation',
+  'selection',
+  'required',
+  'readonly',
+  'store',
+  'sortable',
+  'searchable',
+  'groupable',
+  'aggregator',
+  'group_operator',
+] as const;
 
 export async function discoverSchema(live: Side, registry: Registry, only?: readonly string[]): Promise<Schema> {
   const notes: string[] = [];

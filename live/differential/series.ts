@@ -8,7 +8,7 @@ import { modelOrder, type FieldInfo } from '@ops-data-gateway/sandbox/orm/regist
 import type { OdooVersion } from '@ops-data-gateway/sandbox/orm/types';
 import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
 import type { Transport } from './answer';
-import type { LiveRecord, Snapshot } from './mirror';
+import type { LiveRecord, NullNumbers, Snapshot } from './mirror';
 import { FIELDS_GET_ATTRIBUTES, type CommonModel, type Schema } from './schema';
 import type { AccountName, ExecuteCall, KeyName, WireCall } from './wire';
 
@@ -28,6 +28,8 @@ export interface SeriesInput {
   readonly transports: readonly Transport[];
   /** Keys both sides have. */
   readonly keys: ReadonlySet<KeyName>;
+  /** Rows whose numbers are NULL in the live database (grouped sums over them). */
+  readonly nulls?: NullNumbers;
 }
 
 type Leaf = [string, string, unknown];

@@ -64,7 +64,7 @@ describe('catalogue errors are located and explained', () => {
     [
       'an unknown key',
       withLine('    model: demo.thing\n', '    model: demo.thing\n    colour: blue\n'),
-      /demo\.yaml:9:5: resources\.things\.colour: unknown key 'colour'; allowed: title, description, model, default_order, order_only, scope, deprecated, cache, fields, relations, filters$/m,
+      /demo\.yaml:9:5: resources\.things\.colour: unknown key 'colour'; allowed: title, description, model, default_order, order_only, scope, deprecated, cache, aggregate, fields, relations, filters$/m,
     ],
     [
       'a wrong type',

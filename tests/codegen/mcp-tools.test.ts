@@ -14,8 +14,8 @@ type Schema = { type?: string; enum?: string[]; properties?: Record<string, Sche
 const byName = new Map(tools.tools.map((t) => [t.name, t as unknown as { inputSchema: Schema; outputSchema: Schema }]));
 
 describe('generated MCP tools', () => {
-  it('are 14: three catalogue tools and one query tool per domain', () => {
-    expect([...byName.keys()]).toEqual(['list_resources', 'describe_resource', 'get_record', ...model.domains.map((d) => `query_${d.domain}`)]);
+  it('are 15: four catalogue tools and one query tool per domain', () => {
+    expect([...byName.keys()]).toEqual(['list_resources', 'describe_resource', 'aggregate', 'get_record', ...model.domains.map((d) => `query_${d.domain}`)]);
   });
 
   it.each([...byName.keys()])('%s has an input and an output schema that compile under strict ajv', (name) => {

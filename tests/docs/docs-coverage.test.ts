@@ -58,13 +58,17 @@ describe('the documents cover the catalogue', () => {
   });
 
   it('lists exactly the catalogue routes in openapi.json, each with its parameters', () => {
-    const expected = resources.flatMap((r) => [`/api/v1/${r.path}`, `/api/v1/${r.path}/export`, `/api/v1/${r.path}/{id}`]);
+    const expected = resources.flatMap((r) => [`/api/v1/${r.path}`, `/api/v1/${r.path}/export`, ...(r.aggregate ? [`/api/v1/${r.path}/aggregate`] : []), `/api/v1/${r.path}/{id}`]);
     expect(Object.keys(docs.openapi.paths).sort()).toEqual(expected.sort());
     for (const r of resources) {
       // Besides the query and path parameters, the If-None-Match header of a conditional GET.
       expect(parameterNames(`/api/v1/${r.path}`).sort()).toEqual([...COMMON_LIST_PARAMETERS, ...r.filters.map((f) => f.name), 'If-None-Match'].sort());
       expect(parameterNames(`/api/v1/${r.path}/export`).sort()).toEqual([...EXPORT_PARAMETERS, ...r.filters.map((f) => f.name)].sort());
       expect(parameterNames(`/api/v1/${r.path}/{id}`).sort()).toEqual(['If-None-Match', 'expand', 'fields', 'id']);
+      if (r.aggregate)
+        expect(parameterNames(`/api/v1/${r.path}/aggregate`).sort()).toEqual(
+          ['group_by', 'measures', 'order', 'limit', 'offset', 'format', 'csv_formulas', ...r.filters.map((f) => f.name), 'If-None-Match'].sort(),
+        );
     }
   });
 

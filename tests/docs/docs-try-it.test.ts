@@ -78,8 +78,8 @@ describeBrowser('the docs page try-it panel in Chromium, against the gateway', (
     for (const resource of resources) {
       const buttons = page.locator(`article.res[id="${resource.path}"] button.try`);
       const count = await buttons.count();
-      // The list's and the export's, and the relations' (an expanded list) where the resource has some.
-      const expected = resource.relations.length ? 3 : 2;
+      // The list's and the export's, the relations' (an expanded list) where the resource has some, and the aggregate route where it has one.
+      const expected = 2 + (resource.relations.length ? 1 : 0) + (resource.aggregate ? 1 : 0);
       expect([resource.path, count]).toEqual([resource.path, expected]);
       for (let i = 0; i < count; i++) {
         await buttons.nth(i).click();
@@ -107,7 +107,7 @@ describeBrowser('the docs page try-it panel in Chromium, against the gateway', (
       }
     }
     // Both routes of every resource (and an expanded list where it has relations), the 11 whose name holds a '-' among them.
-    expect(tried).toHaveLength(resources.reduce((sum, r) => sum + (r.relations.length ? 3 : 2), 0));
+    expect(tried).toHaveLength(resources.reduce((sum, r) => sum + 2 + (r.relations.length ? 1 : 0) + (r.aggregate ? 1 : 0), 0));
     for (const r of resources.filter((r) => r.relations.length)) expect(tried).toContain(`/api/v1/${r.path}?limit=2&expand=${r.relations[0]?.name}`);
     const hyphenated = resources.filter((r) => r.name.includes('-'));
     expect(hyphenated.length).toBeGreaterThanOrEqual(11);

@@ -10,11 +10,12 @@ import { DOCS_PAGE_HTML, LLMS_TXT } from '@ops-data-gateway/gateway/generated/do
 
 const root = join(__dirname, '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
-/** The topic guides: docs/*.md but the compatibility report and the contributor guide. */
+/** The topic guides: docs/*.md but the compatibility report, the contributor guide and the grouped reads' wire format. */
 const GUIDES = [
   'catalogue.md',
   'production.md',
   'caching.md',
+  'summaries.md',
   'exports-and-sync.md',
   'related-records.md',
   'exports-for-bi.md',
@@ -64,7 +65,7 @@ describe('the README, a front door', () => {
   it('links every topic guide, and the guides under docs/ are exactly those', () => {
     const map = readme.slice(readme.indexOf('\n## Guides\n'));
     for (const guide of GUIDES) expect([guide, map.includes(`](docs/${guide})`)]).toEqual([guide, true]);
-    const present = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md') && !['compatibility.md', 'contributing.md'].includes(name));
+    const present = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md') && !['compatibility.md', 'contributing.md', 'odoo-grouped-reads.md'].includes(name));
     expect(present.sort()).toEqual([...GUIDES].sort());
   });
 

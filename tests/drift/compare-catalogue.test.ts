@@ -31,6 +31,7 @@ const resource = (fields: FieldSpec[], extra: Partial<ResourceSpec> = {}): Resou
   deprecated: false,
   listQuerySchema: {},
   exportQuerySchema: {},
+  aggregateQuerySchema: {},
   detailQuerySchema: {},
   ...extra,
 });

@@ -7,6 +7,7 @@ import { lastTracebackLine, readJson2, readJsonRpc, readXmlRpc, withoutGroupList
 import { compareAnswers } from '../../live/differential/compare';
 import { nullPrefix } from '../../live/differential/mirror';
 import { tieKeyOf } from '../../live/differential/series';
+import { tiesBy } from '../../live/differential/group-series';
 import { encodeFault, encodeMethodResponse } from '@ops-data-gateway/codec';
 
 const result = (value: unknown): Answer => ({ kind: 'result', status: 200, value });
@@ -17,6 +18,14 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 });
 
 describe('reading answers', () => {
+  it("leaves out a PostgreSQL error's quote of Odoo's SQL (both sides), keeps its first line and HINT", () => {
+    const pg =
+      'function sum(character varying) does not exist\nLINE 1: SELECT "purchase_order"."state", COUNT(*), SUM("purchase_ord...\n                                                   ^\nHINT:  No function matches.\n';
+    expect(lastTracebackLine(pg)).toBe('function sum(character varying) does not exist\nHINT:  No function matches.\n');
+    const traceback = `Traceback (most recent call last):\n  File "x.py", line 3, in f\n    g()\npsycopg2.errors.UndefinedFunction: ${pg}`;
+    expect(lastTracebackLine(traceback)).toBe('psycopg2.errors.UndefinedFunction: function sum(character varying) does not exist\nHINT:  No function matches.');
+  });
+
   it('keeps only the last line of a traceback', () => {
     const text = "Traceback (most recent call last):\n  File \"x.py\", line 3, in f\n    g()\nValueError: Invalid field 'x' on model 'y'\n";
     expect(lastTracebackLine(text)).toBe("ValueError: Invalid field 'x' on model 'y'");
@@ -141,5 +150,21 @@ describe('NULL numbers from two orders', () => {
   it('finds the rows that move from first to last', () => {
     expect([...nullPrefix([4, 5, 1, 2, 3], [1, 2, 3, 4, 5])]).toEqual([4, 5]);
     expect([...nullPrefix([1, 2, 3], [1, 2, 3])]).toEqual([]);
+  });
+});
+
+describe('grouped reads that tie under the order asked', () => {
+  const groups = (...rows: [string, number][]) => rows.map(([state, count]) => ({ state, __count: count }));
+  const project = tiesBy((g) => JSON.stringify(g['__count']));
+
+  it('compares the groups of one count as a set, in the order of the counts', () => {
+    const live = result(project(groups(['a', 3], ['b', 3], ['c', 1])));
+    expect(compareAnswers(live, result(project(groups(['b', 3], ['a', 3], ['c', 1]))))).toEqual([]);
+  });
+
+  it('still reports groups out of the order asked, or with other counts', () => {
+    const live = result(project(groups(['a', 3], ['b', 3], ['c', 1])));
+    expect(compareAnswers(live, result(project(groups(['c', 1], ['a', 3], ['b', 3]))))).not.toEqual([]);
+    expect(compareAnswers(live, result(project(groups(['a', 3], ['b', 2], ['c', 1]))))).not.toEqual([]);
   });
 });

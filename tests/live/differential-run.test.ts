@@ -9,7 +9,9 @@ import type { LiveErpSettings } from '../../live/settings';
 import type { RegistryDrift } from '@ops-data-gateway/sandbox/orm/registry-drift';
 import { createDriftDatabase } from '../drift/support/drift-sandbox';
 
-jest.setTimeout(60_000);
+// Each run mirrors a few models and sends them the whole series (grouped reads included): about
+// 30 s alone, more on a machine shared with other suites.
+jest.setTimeout(180_000);
 
 // A few models keep the run to seconds; the series per model is the same for all of them.
 const MODELS = { 19: ['res.company', 'res.currency', 'res.country', 'res.partner', 'res.users'], 17: ['uom.uom', 'res.users'] };

@@ -90,7 +90,7 @@ describeBrowser('MCP from a page in Chromium, with CORS_ORIGINS', () => {
     const listed = await postFrom(allowed.origin, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect('status' in listed && listed.status).toBe(200);
     // The three catalogue tools and one query tool per domain.
-    expect((listed as { body: { result: { tools: unknown[] } } }).body.result.tools).toHaveLength(3 + new Set(RESOURCES.map((r) => r.domain)).size);
+    expect((listed as { body: { result: { tools: unknown[] } } }).body.result.tools).toHaveLength(4 + new Set(RESOURCES.map((r) => r.domain)).size);
     // The request id is an exposed header: a page can quote it.
     expect((listed as { requestId: string | null }).requestId).toMatch(/^[0-9a-f-]{16,}$/i);
     const called = await postFrom(allowed.origin, {

@@ -46,11 +46,11 @@ describe('the MCP server over streamable HTTP', () => {
   });
   afterAll(() => client?.close());
 
-  it('lists the three catalogue tools and one query tool per domain, each with an input and an output schema from the catalogue', async () => {
+  it('lists the four catalogue tools and one query tool per domain, each with an input and an output schema from the catalogue', async () => {
     const { tools } = await client.listTools();
     const domains = catalogue().domains.map((d) => d.domain);
     expect(domains).toEqual(expect.arrayContaining(['analytic', 'approvals', 'electricity', 'events', 'fleet', 'it', 'purchase', 'space', 'sprint', 'stock', 'travel']));
-    expect(tools.map((t) => t.name).sort()).toEqual(['describe_resource', 'get_record', 'list_resources', ...domains.map((d) => `query_${d}`)].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(['aggregate', 'describe_resource', 'get_record', 'list_resources', ...domains.map((d) => `query_${d}`)].sort());
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');

@@ -40,8 +40,8 @@ describe('npm run mcp (stdio, bridged to the gateway)', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(tools).toEqual(((await http.json()) as { result: { tools: unknown[] } }).result.tools);
-    // The three catalogue tools and one query tool per domain.
-    expect(tools).toHaveLength(3 + catalogue().domains.length);
+    // The four catalogue tools (aggregate among them) and one query tool per domain.
+    expect(tools).toHaveLength(4 + catalogue().domains.length);
     // The version it announces is the gateway's: the interface version of the catalogue.
     expect(client.getServerVersion()).toMatchObject({ name: 'ops-data-gateway', version: catalogue().version });
   });

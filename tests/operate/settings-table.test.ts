@@ -99,7 +99,15 @@ describe('the settings table (runtime/settings.ts)', () => {
       SETTINGS.ERP_TIMEOUT_MS.default,
       SETTINGS.ERP_TIMEOUT_MS.default,
     ]);
-    expect(loadConfig({ ...BASE, RATE_LIMIT_POINTS: '10' }).rateLimit?.costs).toEqual({ list: 1, counted_list: 1, expanded: 1, detail: 1, not_modified: 1, cached: 1 });
+    expect(loadConfig({ ...BASE, RATE_LIMIT_POINTS: '10' }).rateLimit?.costs).toEqual({
+      list: 1,
+      counted_list: 1,
+      aggregate: 1,
+      expanded: 1,
+      detail: 1,
+      not_modified: 1,
+      cached: 1,
+    });
     expect(loadMcpBridgeConfig({ API_KEY: 'k' }).gatewayUrl).toBe(MCP_BRIDGE_SETTINGS.GATEWAY_URL.default);
     for (const name of Object.keys(SETTINGS).filter((n) => (SETTINGS as Record<string, SettingSpec>)[n]?.required))
       expect(() => loadConfig({ ...BASE, [name]: '' })).toThrow(new ConfigError(name, 'is required'));

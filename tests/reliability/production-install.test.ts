@@ -107,8 +107,8 @@ describe('a clone installed with npm ci --omit=dev', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(mcp.status).toBe(200);
-    // The three catalogue tools and one query tool per domain.
-    const toolCount = 3 + new Set(RESOURCES.map((r) => r.domain)).size;
+    // The four catalogue tools (aggregate among them) and one query tool per domain.
+    const toolCount = 4 + new Set(RESOURCES.map((r) => r.domain)).size;
     expect(((await mcp.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(toolCount);
     // And the stdio entry (npm run mcp) runs from the clone, bridging to that gateway.
     const client = new Client({ name: 'production-install', version: '1.0.0' });

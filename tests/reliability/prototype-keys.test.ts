@@ -62,6 +62,10 @@ describe('HTTP: a prototype name wherever a route takes a name', () => {
       ['order', (n) => `${list}?order=${encodeURIComponent(n)}`],
       ['order desc', (n) => `${list}?order=${encodeURIComponent(n)}%20desc`],
       ['format', (n) => `${list}?format=${encodeURIComponent(n)}`],
+      ['query parameter (aggregate)', (n) => `${list}/aggregate?${encodeURIComponent(n)}=1`],
+      ['group_by', (n) => `${list}/aggregate?group_by=${encodeURIComponent(n)}`],
+      ['measures', (n) => `${list}/aggregate?measures=${encodeURIComponent(n)}:sum`],
+      ['aggregate order', (n) => `${list}/aggregate?order=${encodeURIComponent(n)}%20desc`],
       ...(enumFilter ? [[`enum filter ${enumFilter.name}`, (n: string) => `${list}?${enumFilter.name}=${encodeURIComponent(n)}`] as [string, (name: string) => string]] : []),
     ];
   };
@@ -122,6 +126,11 @@ describe('MCP: a prototype name wherever a tool takes a name (the official clien
       { where: 'get_record resource', tool: () => 'get_record', args: (n) => ({ resource: n, id: 1 }) },
       { where: 'get_record argument name', tool: () => 'get_record', args: (n) => withKey({ resource: 'fleet/vehicles', id: 1 }, n, 'x') },
       { where: 'get_record field', tool: () => 'get_record', args: (n) => ({ resource: 'fleet/vehicles', id: 1, fields: ['id', n] }) },
+      { where: 'aggregate resource', tool: () => 'aggregate', args: (n) => ({ resource: n }) },
+      { where: 'aggregate argument name', tool: () => 'aggregate', args: (n) => withKey({ resource: 'purchase/orders' }, n, 'x') },
+      { where: 'aggregate dimension', tool: () => 'aggregate', args: (n) => ({ resource: 'purchase/orders', group_by: [n] }) },
+      { where: 'aggregate measure', tool: () => 'aggregate', args: (n) => ({ resource: 'purchase/orders', measures: [`${n}:sum`] }) },
+      { where: 'aggregate filter', tool: () => 'aggregate', args: (n) => ({ resource: 'purchase/orders', filters: withKey({}, n, 'x') }) },
     ];
     for (const tool of mcpTools.tools.filter((t) => t.name.startsWith('query_'))) {
       const domain = tool.name.slice('query_'.length);

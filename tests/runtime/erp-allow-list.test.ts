@@ -27,7 +27,18 @@ describe('the ERP method allow-list', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('holds read methods and identity/permission probes only', () => {
-    expect([...ALLOWED_METHODS].sort()).toEqual(['check_access_rights', 'context_get', 'fields_get', 'has_access', 'has_group', 'read', 'search_count', 'search_read']);
+    expect([...ALLOWED_METHODS].sort()).toEqual([
+      'check_access_rights',
+      'context_get',
+      'fields_get',
+      'formatted_read_group',
+      'has_access',
+      'has_group',
+      'read',
+      'read_group',
+      'search_count',
+      'search_read',
+    ]);
   });
 
   it.each(['write', 'create', 'unlink', 'copy', 'action_confirm', 'button_approve', 'name_create', 'execute', '_read_group'])(

@@ -61,7 +61,11 @@ function noteHtml(note: string): Html {
 /** A route on a resource's card: its kind's label, its path, and a "Try it" button when its kind has one. */
 function routeLine(route: ResourceRoute, resource: ResourceModel): Html {
   const tried = route.emitter.tryPath?.(resource);
-  return html`<dt>${route.emitter.label}</dt><dd class="head">${code(`GET ${route.openApiPath}`)}${tried !== undefined && html`<button type="button" class="try" data-path="${tried}">Try it</button>`}</dd>`;
+  const line = html`<dt>${route.emitter.label}</dt><dd class="head">${code(`GET ${route.openApiPath}`)}${tried !== undefined && html`<button type="button" class="try" data-path="${tried}">Try it</button>`}</dd>`;
+  const rows = (route.emitter.cardRows?.(resource) ?? []).map(
+    ([label, names]) => html`<dt>${label}</dt><dd>${names.length ? codes([...names]) : html`<span class="none">none</span>`}</dd>`,
+  );
+  return rows.length ? lines([line, ...rows]) : line;
 }
 
 function resourceCard(resource: ResourceModel): Html {

@@ -156,7 +156,7 @@
   const answer = document.getElementById('try-answer');
   const headersOut = document.getElementById('try-headers');
   // A data route: a list, its export or a record (resource names may hold '-': fleet/fuel-logs).
-  const ROUTE = /^\/api\/v1\/[a-z0-9_]+\/[a-z0-9_-]+(\/[0-9]+|\/export)?(\?[^#\s]*)?$/;
+  const ROUTE = /^\/api\/v1\/[a-z0-9_]+\/[a-z0-9_-]+(\/[0-9]+|\/export|\/aggregate)?(\?[^#\s]*)?$/;
   const MAX_SHOWN = 60000;
   /** Forgets the previous answer: its status, headers and body. */
   function clearAnswer() {
@@ -185,7 +185,7 @@
     const secret = key.value.trim();
     clearAnswer();
     if (!ROUTE.test(route)) {
-      status.textContent = 'The path must be a data route: /api/v1/<domain>/<resource>[/<id> or /export][?query].';
+      status.textContent = 'The path must be a data route: /api/v1/<domain>/<resource>[/<id>, /export or /aggregate][?query].';
       path.focus();
       return;
     }

@@ -13,14 +13,29 @@ import { sampleRequest } from '../describe';
 import { ERROR_STATUSES } from '../openapi/components';
 
 /** The sections, in order; each is docs/guide/<id>.md and, on the page, the anchor `#<id>`. */
-export const GUIDE_SECTIONS = ['intro', 'authentication', 'records', 'paging', 'filters', 'related', 'errors', 'limits', 'versioning', 'agents', 'try', 'operators'] as const;
+export const GUIDE_SECTIONS = [
+  'intro',
+  'authentication',
+  'records',
+  'paging',
+  'filters',
+  'related',
+  'summaries',
+  'errors',
+  'limits',
+  'versioning',
+  'agents',
+  'try',
+  'operators',
+] as const;
 type GuideSectionId = (typeof GUIDE_SECTIONS)[number];
 
 /**
  * Sections llms.txt leaves out: those about the page itself, and what it says in fewer words within
- * its 25,000 tokens (related records: the paging section's `expand` line and each resource's `Expand:`).
+ * its 25,000 tokens (related records: the paging section's `expand` line and each resource's `Expand:`;
+ * summaries: the agents section's `aggregate` line).
  */
-const PAGE_ONLY: ReadonlySet<GuideSectionId> = new Set(['try', 'operators', 'related']);
+const PAGE_ONLY: ReadonlySet<GuideSectionId> = new Set(['try', 'operators', 'related', 'summaries']);
 
 export interface GuideSection {
   readonly id: GuideSectionId;
@@ -56,7 +71,7 @@ export function commonGuideValues(model: CatalogueModel): GuideValues {
     resource_count: String(resources.length),
     domain_count: String(model.domains.length),
     version: model.version,
-    tool_count: String(3 + model.domains.length),
+    tool_count: String(4 + model.domains.length),
     sample_path: sample.path,
     sample_file: sample.path.replace('/', '-'),
     sample_url: url,

@@ -285,6 +285,21 @@ export class ResourceReader {
     return { resource: target.path, per_record_max: EXPAND_PER_RECORD, truncated };
   }
 
+  /** The ERP's major version: which grouped read it serves (the aggregate route). */
+  async erpMajor(): Promise<number> {
+    return (await this.erp.connect()).version.major;
+  }
+
+  /**
+   * A grouped read (`read_group`, `formatted_read_group`) of the resource's model, with the context
+   * of every call: the groups as the ERP answers them, checked to be a list of objects.
+   */
+  async groups(principal: Principal, resource: ResourceSpec, method: 'read_group' | 'formatted_read_group', kwargs: Record<string, unknown>, stats: ErpStats): Promise<ErpRow[]> {
+    const answer = await this.call(principal, resource.model, method, null, kwargs, stats);
+    if (Array.isArray(answer) && answer.every((group) => group !== null && typeof group === 'object' && !Array.isArray(group))) return answer as ErpRow[];
+    throw new ErpUnavailable(`the ERP answered ${method} with something that is not a list of groups`);
+  }
+
   private call(principal: Principal, model: string, method: string, ids: readonly number[] | null, kwargs: Record<string, unknown>, stats: ErpStats) {
     return this.erp.call(principal, { model, method, ids, kwargs: { ...kwargs, context: ERP_CONTEXT } }, stats);
   }

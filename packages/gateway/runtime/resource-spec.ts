@@ -84,6 +84,41 @@ export interface ScopeTerm {
   readonly value: ScopeValue;
 }
 
+/** How a date or date-time dimension is cut into buckets. */
+export type Granularity = 'day' | 'week' | 'month' | 'quarter' | 'year';
+export const GRANULARITIES: readonly Granularity[] = ['day', 'week', 'month', 'quarter', 'year'];
+
+/**
+ * A field the aggregate route may group by, and how its group value is answered:
+ * - `value`: the stored value as the list gives it (a selection's key, a text, a number);
+ * - `boolean`: true or false (the ERP counts an unset boolean as false);
+ * - `many2one_name` / `many2one_id`: the related record's name or id, as the list gives it (the name's
+ *   dimension also answers the id under `<name>:id`);
+ * - `date` / `date-time`: a bucket of a granularity, answered as an ISO label with its `[from, to)` range.
+ */
+export interface DimensionSpec {
+  readonly name: string;
+  /** The ERP field grouped by, on the resource's model. */
+  readonly erp: string;
+  readonly kind: 'value' | 'boolean' | 'many2one_name' | 'many2one_id' | 'date' | 'date-time';
+  readonly personal: boolean;
+}
+
+/** What a measure of a field may be: sums, averages, extremes of a number; distinct values of a relation. */
+export type Aggregator = 'sum' | 'avg' | 'min' | 'max' | 'count_distinct';
+
+export interface MeasureSpec {
+  readonly name: string;
+  readonly erp: string;
+  readonly aggregators: readonly Aggregator[];
+}
+
+/** What the aggregate route of a resource may group by and measure (the catalogue's `aggregate`, or what its fields' types allow). */
+export interface AggregateSpec {
+  readonly dimensions: readonly DimensionSpec[];
+  readonly measures: readonly MeasureSpec[];
+}
+
 /**
  * JSON Schema of the raw query string of each kind's route (strings and repeated keys), for ajv:
  * `listQuerySchema`, `detailQuerySchema`, one per kind of route-kinds.ts.
@@ -114,6 +149,8 @@ export interface ResourceSpec<Name extends string = string, R extends object = o
   /** API field name → ERP field name, for the fields usable in `order`. */
   readonly sortable: Readonly<Record<string, string>>;
   readonly deprecated: boolean;
+  /** Its aggregate route's dimensions and measures; absent when the catalogue says `aggregate: false`. */
+  readonly aggregate?: AggregateSpec;
   /**
    * The catalogue's `cache` (the resource's keys over its domain's), in seconds; absent when neither
    * says: the settings' defaults apply (runtime/cache/cache-policy.ts).

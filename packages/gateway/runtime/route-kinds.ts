@@ -40,6 +40,11 @@ const ROUTE_KINDS = {
    * the detail route, whose `/:id` would take its path.
    */
   export: { path: '/export', costs: ['list'] },
+  /**
+   * `GET /api/v1/<domain>/<resource>/aggregate`: the records grouped by the resource's dimensions,
+   * counted and measured by the ERP in one grouped read (JSON, CSV or NDJSON).
+   */
+  aggregate: { path: '/aggregate', costs: ['aggregate'] },
   /** `GET /api/v1/<domain>/<resource>/{id}`: one record (`expanded` with `expand`). */
   detail: { path: '/:id', costs: ['detail', 'expanded'] },
 } as const satisfies Readonly<Record<string, RouteKindDeclaration>>;

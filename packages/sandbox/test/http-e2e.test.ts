@@ -120,6 +120,33 @@ describe.each([17, 18, 19] as OdooVersion[])('sandbox ERP imitating Odoo %i', (v
     expect((badOrder.error as { data: { name: string } }).data.name).toBe('odoo.exceptions.UserError');
   });
 
+  it('groups over every transport alike: read_group, and formatted_read_group on 19 (XML-RPC, JSON-RPC, JSON-2)', async () => {
+    const kwargs = { domain: [], fields: ['amount_total'], groupby: ['state'], orderby: 'state' };
+    const overXml = await xmlrpc(sandbox.url, '/xmlrpc/2/object', 'execute_kw', [sandbox.database, uid, keys.valid, 'purchase.order', 'read_group', [], kwargs]);
+    if (overXml.kind !== 'params') throw new Error(overXml.faultString);
+    const groups = overXml.value as { state: string; state_count: number; amount_total: number; __domain: unknown[] }[];
+    expect(groups.length).toBeGreaterThan(1);
+    expect(groups.map((g) => g.state)).toEqual([...groups.map((g) => g.state)].sort());
+    for (const g of groups) expect(g.__domain).toEqual([['state', '=', g.state]]);
+    const overJson = await jsonrpc(sandbox.url, 'object', 'execute_kw', [sandbox.database, uid, keys.valid, 'purchase.order', 'read_group', [], kwargs]);
+    expect(overJson.result).toEqual(groups);
+    const formattedKwargs = { domain: [], groupby: ['state'], aggregates: ['__count', 'amount_total:sum'] };
+    const formatted = await jsonrpc(sandbox.url, 'object', 'execute_kw', [sandbox.database, uid, keys.valid, 'purchase.order', 'formatted_read_group', [], formattedKwargs]);
+    if (version < 19) {
+      expect((formatted.error as { data: { name: string } }).data.name).toBe('builtins.AttributeError');
+      return;
+    }
+    const expected = groups.map((g) => ({ state: g.state, __extra_domain: [['state', '=', g.state]], __count: g.state_count, 'amount_total:sum': g.amount_total }));
+    expect(formatted.result).toEqual(expected);
+    const overJson2 = await json2(sandbox.url, 'purchase.order/formatted_read_group', formattedKwargs, bearer(keys.valid));
+    expect(overJson2.status).toBe(200);
+    expect(overJson2.json()).toEqual(expected);
+    const deprecated = await json2(sandbox.url, 'purchase.order/read_group', kwargs, bearer(keys.valid));
+    expect(deprecated.json()).toEqual(groups);
+    const privateOne = await json2(sandbox.url, 'purchase.order/_read_group', { domain: [], groupby: ['state'] }, bearer(keys.valid));
+    expect(privateOne.status).toBe(403);
+  });
+
   if (version === 19) {
     it('reads over JSON-2 with the bearer key alone', async () => {
       const rows = await json2(sandbox.url, 'fleet.vehicle/search_read', { domain: [['active', '=', true]], ...SEARCH_READ_KWARGS }, bearer(keys.valid));

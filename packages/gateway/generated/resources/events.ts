@@ -517,6 +517,207 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
     checklist_enabled: 'checklist_enabled',
   },
   deprecated: false,
+  aggregate: {
+    dimensions: [
+      {
+        name: 'event_type',
+        erp: 'event_type_id',
+        kind: 'many2one_name',
+        personal: false,
+      },
+      {
+        name: 'event_type_id',
+        erp: 'event_type_id',
+        kind: 'many2one_id',
+        personal: false,
+      },
+      {
+        name: 'activity',
+        erp: 'activity_id',
+        kind: 'many2one_name',
+        personal: false,
+      },
+      {
+        name: 'activity_id',
+        erp: 'activity_id',
+        kind: 'many2one_id',
+        personal: false,
+      },
+      {
+        name: 'stage',
+        erp: 'stage_id',
+        kind: 'many2one_name',
+        personal: false,
+      },
+      {
+        name: 'stage_id',
+        erp: 'stage_id',
+        kind: 'many2one_id',
+        personal: false,
+      },
+      {
+        name: 'date_begin',
+        erp: 'date_begin',
+        kind: 'date-time',
+        personal: false,
+      },
+      {
+        name: 'date_end',
+        erp: 'date_end',
+        kind: 'date-time',
+        personal: false,
+      },
+      {
+        name: 'space',
+        erp: 'space_id',
+        kind: 'many2one_name',
+        personal: false,
+      },
+      {
+        name: 'space_id',
+        erp: 'space_id',
+        kind: 'many2one_id',
+        personal: false,
+      },
+      {
+        name: 'reservation_id',
+        erp: 'reservation_id',
+        kind: 'many2one_id',
+        personal: false,
+      },
+      {
+        name: 'organizer_id',
+        erp: 'organizer_id',
+        kind: 'many2one_id',
+        personal: false,
+      },
+      {
+        name: 'responsible_id',
+        erp: 'user_id',
+        kind: 'many2one_id',
+        personal: false,
+      },
+      {
+        name: 'referent_id',
+        erp: 'referent_id',
+        kind: 'many2one_id',
+        personal: false,
+      },
+      {
+        name: 'origin',
+        erp: 'origin',
+        kind: 'value',
+        personal: false,
+      },
+      {
+        name: 'review_state',
+        erp: 'review_state',
+        kind: 'value',
+        personal: false,
+      },
+      {
+        name: 'hidden_public',
+        erp: 'hidden_public',
+        kind: 'boolean',
+        personal: false,
+      },
+      {
+        name: 'checklist_enabled',
+        erp: 'checklist_enabled',
+        kind: 'boolean',
+        personal: false,
+      },
+      {
+        name: 'company',
+        erp: 'company_id',
+        kind: 'many2one_name',
+        personal: false,
+      },
+      {
+        name: 'company_id',
+        erp: 'company_id',
+        kind: 'many2one_id',
+        personal: false,
+      },
+    ],
+    measures: [
+      {
+        name: 'event_type',
+        erp: 'event_type_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'event_type_id',
+        erp: 'event_type_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'activity',
+        erp: 'activity_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'activity_id',
+        erp: 'activity_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'stage',
+        erp: 'stage_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'stage_id',
+        erp: 'stage_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'space',
+        erp: 'space_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'space_id',
+        erp: 'space_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'reservation_id',
+        erp: 'reservation_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'seats_max',
+        erp: 'seats_max',
+        aggregators: ['sum', 'avg', 'min', 'max'],
+      },
+      {
+        name: 'organizer_id',
+        erp: 'organizer_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'responsible_id',
+        erp: 'user_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'referent_id',
+        erp: 'referent_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'company',
+        erp: 'company_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'company_id',
+        erp: 'company_id',
+        aggregators: ['count_distinct'],
+      },
+    ],
+  },
   listQuerySchema: {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'urn:ops-data-gateway:events/events:list-query',
@@ -652,6 +853,85 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 2048,
+      },
+      stage_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
+      space_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
+      review_state: {
+        type: 'string',
+        enum: ['approved', 'pending', 'refused'],
+      },
+      origin: {
+        type: 'string',
+        enum: ['internal', 'public'],
+      },
+      hidden_public: {
+        type: 'string',
+        pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$',
+        maxLength: 64,
+      },
+      begin_after: {
+        type: 'string',
+        pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
+        maxLength: 64,
+      },
+      begin_before: {
+        type: 'string',
+        pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
+        maxLength: 64,
+      },
+      reservation_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
+    },
+  },
+  aggregateQuerySchema: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'urn:ops-data-gateway:events/events:aggregate-query',
+    $comment: 'Generated by ops-data-gateway codegen (make generate) from catalogue/events.yaml. Do not edit: changes are lost at the next generation.',
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      group_by: {
+        type: 'string',
+        maxLength: 512,
+      },
+      measures: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 1024,
+      },
+      order: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 256,
+      },
+      limit: {
+        type: 'string',
+        pattern: '^[0-9]+$',
+        maxLength: 64,
+      },
+      offset: {
+        type: 'string',
+        pattern: '^[0-9]+$',
+        maxLength: 64,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       stage_id: {
         type: 'string',
@@ -943,6 +1223,95 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
     state: 'state',
   },
   deprecated: false,
+  aggregate: {
+    dimensions: [
+      {
+        name: 'event_id',
+        erp: 'event_id',
+        kind: 'many2one_id',
+        personal: false,
+      },
+      {
+        name: 'event',
+        erp: 'event_id',
+        kind: 'many2one_name',
+        personal: false,
+      },
+      {
+        name: 'ticket',
+        erp: 'event_ticket_id',
+        kind: 'many2one_name',
+        personal: false,
+      },
+      {
+        name: 'ticket_id',
+        erp: 'event_ticket_id',
+        kind: 'many2one_id',
+        personal: false,
+      },
+      {
+        name: 'booked_by_id',
+        erp: 'partner_id',
+        kind: 'many2one_id',
+        personal: false,
+      },
+      {
+        name: 'state',
+        erp: 'state',
+        kind: 'value',
+        personal: false,
+      },
+      {
+        name: 'company',
+        erp: 'company_id',
+        kind: 'many2one_name',
+        personal: false,
+      },
+      {
+        name: 'company_id',
+        erp: 'company_id',
+        kind: 'many2one_id',
+        personal: false,
+      },
+    ],
+    measures: [
+      {
+        name: 'event_id',
+        erp: 'event_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'event',
+        erp: 'event_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'ticket',
+        erp: 'event_ticket_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'ticket_id',
+        erp: 'event_ticket_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'booked_by_id',
+        erp: 'partner_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'company',
+        erp: 'company_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'company_id',
+        erp: 'company_id',
+        aggregators: ['count_distinct'],
+      },
+    ],
+  },
   listQuerySchema: {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'urn:ops-data-gateway:events/registrations:list-query',
@@ -1059,6 +1428,66 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
         type: 'string',
         minLength: 1,
         maxLength: 2048,
+      },
+      event_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
+      state: {
+        type: 'string',
+        enum: ['draft', 'open', 'done', 'cancel'],
+      },
+      partner_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
+      email: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 256,
+      },
+    },
+  },
+  aggregateQuerySchema: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'urn:ops-data-gateway:events/registrations:aggregate-query',
+    $comment: 'Generated by ops-data-gateway codegen (make generate) from catalogue/events.yaml. Do not edit: changes are lost at the next generation.',
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      group_by: {
+        type: 'string',
+        maxLength: 512,
+      },
+      measures: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 1024,
+      },
+      order: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 256,
+      },
+      limit: {
+        type: 'string',
+        pattern: '^[0-9]+$',
+        maxLength: 64,
+      },
+      offset: {
+        type: 'string',
+        pattern: '^[0-9]+$',
+        maxLength: 64,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       event_id: {
         type: 'string',
@@ -1244,6 +1673,51 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
     done: 'done',
   },
   deprecated: false,
+  aggregate: {
+    dimensions: [
+      {
+        name: 'event_id',
+        erp: 'event_id',
+        kind: 'many2one_id',
+        personal: false,
+      },
+      {
+        name: 'event',
+        erp: 'event_id',
+        kind: 'many2one_name',
+        personal: false,
+      },
+      {
+        name: 'done',
+        erp: 'done',
+        kind: 'boolean',
+        personal: false,
+      },
+      {
+        name: 'assignee_id',
+        erp: 'assigned_user_id',
+        kind: 'many2one_id',
+        personal: false,
+      },
+    ],
+    measures: [
+      {
+        name: 'event_id',
+        erp: 'event_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'event',
+        erp: 'event_id',
+        aggregators: ['count_distinct'],
+      },
+      {
+        name: 'assignee_id',
+        erp: 'assigned_user_id',
+        aggregators: ['count_distinct'],
+      },
+    ],
+  },
   listQuerySchema: {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'urn:ops-data-gateway:events/tasks:list-query',
@@ -1356,6 +1830,62 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 2048,
+      },
+      event_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
+      done: {
+        type: 'string',
+        pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$',
+        maxLength: 64,
+      },
+      assigned_user_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
+    },
+  },
+  aggregateQuerySchema: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'urn:ops-data-gateway:events/tasks:aggregate-query',
+    $comment: 'Generated by ops-data-gateway codegen (make generate) from catalogue/events.yaml. Do not edit: changes are lost at the next generation.',
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      group_by: {
+        type: 'string',
+        maxLength: 512,
+      },
+      measures: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 1024,
+      },
+      order: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 256,
+      },
+      limit: {
+        type: 'string',
+        pattern: '^[0-9]+$',
+        maxLength: 64,
+      },
+      offset: {
+        type: 'string',
+        pattern: '^[0-9]+$',
+        maxLength: 64,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       event_id: {
         type: 'string',

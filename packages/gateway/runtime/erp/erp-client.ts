@@ -22,7 +22,19 @@ import { XmlRpcTransport } from './xmlrpc';
  * The ERP methods the gateway may call: read methods and identity/permission probes. Anything else
  * is refused before it reaches the wire (a test proves no route can call another).
  */
-export const ALLOWED_METHODS: ReadonlySet<string> = new Set(['search_read', 'search_count', 'read', 'fields_get', 'context_get', 'has_group', 'has_access', 'check_access_rights']);
+export const ALLOWED_METHODS: ReadonlySet<string> = new Set([
+  'search_read',
+  'search_count',
+  'read',
+  // Grouped reads of the aggregate route: formatted_read_group on 19 and later, read_group before.
+  'read_group',
+  'formatted_read_group',
+  'fields_get',
+  'context_get',
+  'has_group',
+  'has_access',
+  'check_access_rights',
+]);
 
 /** The key check, named as the metrics and spans show it (JSON-2 asks `context_get`, RPC `common.authenticate`). */
 const KEY_CHECK: ErpCallName = { model: 'res.users', method: 'authenticate' };

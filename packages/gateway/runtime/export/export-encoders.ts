@@ -53,9 +53,27 @@ export function encoderFor(format: ExportFormat, fields: readonly FieldSpec[], c
   return ENCODERS[format](fields, changeFeed, csv);
 }
 
+/** An encoder that writes text (CSV, NDJSON). */
+type TextEncoder = Omit<ExportEncoder, 'head' | 'encode' | 'tail'> & { head(): string; encode(entries: readonly ChangeEntry[]): string };
+
+/** An aggregate answer's groups as a file: `columns` are the groups' keys, in order; no Parquet (no field types). */
+export function groupsEncoder(format: 'csv' | 'ndjson', columns: readonly string[], formulas: CsvFormulas): TextEncoder {
+  // Both write text: csv-stringify's strings, JSON lines.
+  const encoder =
+    format === 'csv'
+      ? csvEncoder(
+          columns.map((name) => ({ name })),
+          false,
+          { formulas, dialect: 'rfc4180' },
+        )
+      : ndjsonEncoder(false);
+  return encoder as TextEncoder;
+}
+
 const UTF8_BOM = '\uFEFF';
 
-function csvEncoder(fields: readonly FieldSpec[], changeFeed: boolean, { formulas, dialect }: CsvOptions): ExportEncoder {
+/** A CSV of `fields`' columns (a record's fields, or the keys of an aggregate's groups: names, and date-time formats for Excel). */
+function csvEncoder(fields: readonly Pick<FieldSpec, 'name' | 'format'>[], changeFeed: boolean, { formulas, dialect }: CsvOptions): ExportEncoder {
   const columns = fields.map((field) => field.name);
   if (changeFeed) columns.push(REMOVED);
   const excel = dialect !== 'rfc4180';

@@ -210,6 +210,31 @@ function getRecord(args: Record<string, unknown>, get: ApiGet): Promise<CallTool
   });
 }
 
+const AGGREGATE_ARGUMENTS = new Set(['resource', 'group_by', 'measures', 'filters', 'order', 'limit', 'offset']);
+
+/** A list argument as comma-separated text. */
+function listText(value: unknown, name: string): string {
+  if (!Array.isArray(value)) throw badRequest(`'${name}' must be an array.`);
+  return value.map((item) => text(item, name)).join(',');
+}
+
+/** The aggregate route: its arguments as its query string; the route's parser judges the names. */
+function aggregateResource(args: Record<string, unknown>, get: ApiGet): Promise<CallToolResult> {
+  onlyKnown(args, AGGREGATE_ARGUMENTS, 'aggregate');
+  const resource = resourceOf(args['resource']);
+  const query = new URLSearchParams();
+  if (args['group_by'] !== undefined) query.set('group_by', listText(args['group_by'], 'group_by'));
+  if (args['measures'] !== undefined) query.set('measures', listText(args['measures'], 'measures'));
+  const names = new Set(resource.filters.map((f) => f.name));
+  for (const [name, value] of Object.entries(objectArgument(args['filters'], 'filters'))) {
+    if (!names.has(name)) throw badRequest(`Unknown filter '${name}' for ${resource.resource}; its filters: ${[...names].join(', ') || 'none'}.`);
+    if (Array.isArray(value)) for (const item of value) query.append(name, text(item, name));
+    else query.set(name, text(value, name));
+  }
+  for (const name of ['order', 'limit', 'offset'] as const) if (args[name] !== undefined) query.set(name, text(args[name], name));
+  return viaApi(get, `/api/v1/${resource.resource}/aggregate?${query}`, (body) => ({ resource: resource.resource, data: body['data'], meta: body['meta'] }));
+}
+
 /** An answer built here, charged to the request's memory like an answer read from a route. */
 function held(result: CallToolResult, host: ToolHost): CallToolResult {
   const [content] = result.content;
@@ -246,6 +271,10 @@ const ROUTE_TOOLS: { readonly [K in RouteKind]: RouteTool | null } = {
     call: (args, get, { domain }) => queryResource(domain as string, args, get),
   },
   export: null,
+  aggregate: {
+    match: (name) => (name === 'aggregate' ? {} : undefined),
+    call: (args, get) => aggregateResource(args, get),
+  },
   detail: {
     match: (name) => (name === 'get_record' ? {} : undefined),
     call: (args, get) => getRecord(args, get),

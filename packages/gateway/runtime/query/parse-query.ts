@@ -142,13 +142,7 @@ export class QueryParser {
     const sinceId = query['since_id'] === undefined ? undefined : boundedInteger('since_id', query['since_id'] as string);
     if (sinceId !== undefined && (query['offset'] !== undefined || query['order'] !== undefined))
       throw badRequest('since_id cannot be combined with offset or order: cursor paging is always by ascending id.');
-    const filters: FilterTerm[] = [];
-    for (const [name, raw] of Object.entries(query)) {
-      const filter = this.filtersByName.get(name);
-      if (!filter) continue;
-      if (filter.deprecated) deprecated.push(name);
-      filters.push(filterTerm(filter, raw as string | string[]));
-    }
+    const filters = this.parseFilters(query, deprecated);
     const fields = this.parseFields(query['fields'] as string | undefined, deprecated);
     const sortKeys: string[] = [];
     return {
@@ -165,6 +159,18 @@ export class QueryParser {
       csvFormulas: query['csv_formulas'] === 'raw' ? 'raw' : 'escaped',
       csvDialect: (query['csv_dialect'] as CsvDialect | undefined) ?? 'rfc4180',
     };
+  }
+
+  /** The named filters of a query whose shape is checked, their values converted; deprecated ones noted. */
+  parseFilters(query: RawQuery, deprecated: string[]): FilterTerm[] {
+    const filters: FilterTerm[] = [];
+    for (const [name, raw] of Object.entries(query)) {
+      const filter = this.filtersByName.get(name);
+      if (!filter) continue;
+      if (filter.deprecated) deprecated.push(name);
+      filters.push(filterTerm(filter, raw as string | string[]));
+    }
+    return filters;
   }
 
   /** True when every key of `query` is one the route accepts (an unknown key is a 400 whatever its value). */

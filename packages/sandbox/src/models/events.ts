@@ -39,7 +39,8 @@ export const EVENTS_MODELS: readonly ModelDef[] = [
       name: { type: 'char', string: 'Event', required: true, demo: { gen: 'title' } },
       event_type_id: { type: 'many2one', relation: 'event.type', string: 'Template', empty: 0.15 },
       activity_id: { type: 'many2one', relation: 'space.activity', string: 'Activity', empty: 0.1 },
-      stage_id: { type: 'many2one', relation: 'event.stage', string: 'Stage', empty: 0 },
+      // Odoo's `group_expand`: every stage (17 `_read_group_stage_ids`, 18/19 `_read_group_expand_full`).
+      stage_id: { type: 'many2one', relation: 'event.stage', string: 'Stage', groupExpand: 'records', empty: 0 },
       date_begin: { type: 'datetime', string: 'Start Date', required: true, demo: { days: [-365, 90] } },
       date_end: { type: 'datetime', string: 'End Date', required: true, demo: { after: 'date_begin', hours: [2, 72] } },
       is_ongoing: {

@@ -56,6 +56,8 @@ export const FLEET_MODELS: readonly ModelDef[] = [
     fields: {
       name: { type: 'char', required: true, demo: { pick: ['New Request', 'To Order', 'Registered', 'Downgraded', 'Réformé'] } },
       sequence: { type: 'integer', demo: { int: [1, 10] } },
+      // 19 only: the `__fold` of a vehicle grouped read comes from here.
+      fold: { type: 'boolean', string: 'Folded in Kanban', since: 19, truthy: 0, ownDemoStream: true },
     },
   },
   {
@@ -96,7 +98,8 @@ export const FLEET_MODELS: readonly ModelDef[] = [
         searchable: false,
         requires: 'fleet.vehicle.odometer',
       },
-      state_id: { type: 'many2one', relation: 'fleet.vehicle.state' },
+      // Odoo's `group_expand`: 17 `_read_group_stage_ids` (every state, in the order it is given), 18/19 `_read_group_expand_full`.
+      state_id: { type: 'many2one', relation: 'fleet.vehicle.state', groupExpand: 'records', groupExpandUsesOrder: true },
       assignation_state: {
         type: 'selection',
         selection: [
@@ -147,7 +150,7 @@ export const FLEET_MODELS: readonly ModelDef[] = [
     fields: {
       vehicle_id: { type: 'many2one', relation: 'fleet.vehicle', required: true },
       date: { type: 'date', demo: { days: [-730, 0] } },
-      value: { type: 'float', string: 'Odometer Value', demo: { float: [1000, 250000, 0] } },
+      value: { type: 'float', string: 'Odometer Value', aggregator: 'max', demo: { float: [1000, 250000, 0] } },
     },
   },
   {
@@ -226,6 +229,8 @@ export const FLEET_MODELS: readonly ModelDef[] = [
           ['done', 'Done'],
           ['cancelled', 'Cancelled'],
         ],
+        // Odoo: `group_expand` (17 `_expand_states`, 18/19 `True`): every state.
+        groupExpand: 'selection',
         empty: 0,
       },
       active: { type: 'boolean', truthy: 1 },

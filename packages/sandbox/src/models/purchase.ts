@@ -108,8 +108,8 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
       product_id: { type: 'many2one', relation: 'product.product', string: 'Product', empty: 0.05 },
       product_qty: { type: 'float', string: 'Quantity', required: true, demo: { float: [1, 200, 0] } },
       product_uom_id: { type: 'many2one', relation: 'uom.uom', string: 'Unit of Measure', empty: 0.05 },
-      price_unit: { type: 'float', string: 'Unit Price', required: true, demo: { float: [0.5, 5000] } },
-      price_subtotal: { type: 'monetary', readonly: true, string: 'Subtotal', demo: { float: [1, 40000] }, empty: 0 },
+      price_unit: { type: 'float', string: 'Unit Price', required: true, aggregatorByVersion: { 18: 'avg', 19: 'avg' }, demo: { float: [0.5, 5000] } },
+      price_subtotal: { type: 'monetary', readonly: true, string: 'Subtotal', aggregatorByVersion: { 18: false }, demo: { float: [1, 40000] }, empty: 0 },
       // Tax-exempt demo data, as on the orders: total = subtotal.
       price_total: { type: 'monetary', readonly: true, string: 'Total', demo: { copy: 'price_subtotal' }, empty: 0 },
       currency_id: {

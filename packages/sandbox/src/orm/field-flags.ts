@@ -60,3 +60,24 @@ export function isSortable(version: OdooVersion, field: FieldInfo): boolean {
   if (field.related !== undefined) return ormTraits(version).relatedFieldsSortable || field.inherited === true;
   return field.store && !X2MANY.has(field.type);
 }
+
+/**
+ * 18/19 `groupable` (`_description_groupable`): whether a grouped read can group by the field, i.e.
+ * a stored column (a related field through its path), or a stored many2many through its relation
+ * table; not a computed field, nor a one2many.
+ */
+export function isGroupable(version: OdooVersion, field: FieldInfo): boolean {
+  if (field.type === 'many2many') return field.compute === undefined && field.relationTable !== undefined;
+  return field.type !== 'one2many' && isSortable(version, field);
+}
+
+/**
+ * The field's `aggregator` (17: `group_operator`): the definition's, else `sum` for numbers (not
+ * `id`, nor an integer named `sequence`). `read_group` aggregates a plain field name with it.
+ */
+export function defaultAggregator(version: OdooVersion, field: FieldInfo): string | undefined {
+  const declared = field.def?.aggregatorByVersion?.[version] ?? field.def?.aggregator;
+  if (declared !== undefined) return declared || undefined;
+  if (field.name === 'id' || field.name === 'sequence') return undefined;
+  return field.type === 'integer' || field.type === 'float' || field.type === 'monetary' ? 'sum' : undefined;
+}

@@ -2,7 +2,7 @@
  * @module `fields_get`: each field's description as `Field.get_description` builds it (attributes
  * sorted by name, `None` values left out, `attributes=[]` giving `{}` per field).
  */
-import { isReadonly, isRequired, isSearchable, isSortable, odooStore, selectionOf } from './field-flags';
+import { defaultAggregator, isGroupable, isReadonly, isRequired, isSearchable, isSortable, odooStore, selectionOf } from './field-flags';
 import type { FieldInfo, ModelInfo } from './registry';
 import type { OdooVersion } from './types';
 import { ormTraits } from './version-traits';
@@ -44,7 +44,10 @@ function describe(version: OdooVersion, field: FieldInfo): FieldDescription {
     string: field.string,
     type: field.type,
   };
-  if (traits.groupableAttribute) d['groupable'] = field.store;
+  if (traits.groupableAttribute) d['groupable'] = isGroupable(version, field);
+  // 18/19 `_description_aggregator`: none for a field a grouped read cannot aggregate (not stored).
+  const aggregator = defaultAggregator(version, field);
+  if (aggregator && (traits.aggregatorAttribute === 'group_operator' || isGroupable(version, field))) d['aggregator'] = aggregator;
   if (field.help !== undefined) d['help'] = field.help;
   switch (field.type) {
     case 'char':
@@ -57,15 +60,11 @@ function describe(version: OdooVersion, field: FieldInfo): FieldDescription {
     case 'html':
       Object.assign(d, { translate: false, sanitize: true });
       break;
-    case 'integer':
-      d['aggregator'] = field.name === 'id' ? undefined : 'sum';
-      break;
     case 'float':
-      d['aggregator'] = 'sum';
       if (field.digits !== undefined) d['digits'] = [16, field.digits];
       break;
     case 'monetary':
-      Object.assign(d, { aggregator: 'sum', currency_field: 'currency_id' });
+      Object.assign(d, { currency_field: 'currency_id' });
       break;
     case 'selection':
       d['selection'] = selectionOf(version, field).map(([key, label]) => [key, label]);

@@ -22,6 +22,7 @@ function baseMethods(version: OdooVersion): MethodSpec[] {
     model('search_count', req('domain'), opt('limit')),
     records('read', opt('fields'), opt('load')),
     model('fields_get', opt('allfields'), opt('attributes')),
+    model('read_group', req('domain'), req('fields'), req('groupby'), opt('offset'), opt('limit'), opt('orderby'), opt('lazy')),
     model('name_search', opt('name'), opt(traits.nameSearchDomainParam), opt('operator'), opt('limit')),
     model('check_access_rights', req('operation'), opt('raise_exception')),
     model('create', req('vals_list')),
@@ -33,6 +34,9 @@ function baseMethods(version: OdooVersion): MethodSpec[] {
     records('action_unarchive'),
   ];
   if (traits.hasNameGet) methods.push(records('name_get'));
+  if (traits.hasFormattedReadGroup) {
+    methods.push(model('formatted_read_group', req('domain'), opt('groupby'), opt('aggregates'), opt('having'), opt('offset'), opt('limit'), opt('order')));
+  }
   if (traits.hasHasAccess) methods.push(records('has_access', req('operation')));
   if (traits.hasPublicCheckAccess) methods.push(records('check_access', req('operation')));
   return methods;

@@ -14,6 +14,9 @@ import { fieldsGet } from './fields-get';
 import { boundedFields, compileOrder } from './order';
 import { pyRepr, pyTruthy } from './python';
 import { readRecords, resolveFieldNames, type ReadContext, type RowSource } from './read';
+import type { GroupContext } from './read-group';
+import { formattedReadGroup, readGroup } from './read-group-format';
+import { isPytzZone } from './temporal';
 import type { ModelInfo, Registry } from './registry';
 import { param, raw, sql } from './sql';
 import { quoteIdent } from '../store/naming';
@@ -68,6 +71,53 @@ function readContext(request: Request): ReadContext {
     now: request.now,
   };
 }
+
+function groupContext(request: Request): GroupContext {
+  const tz = request.env.context['tz'];
+  return {
+    registry: request.registry,
+    version: request.version,
+    access: request.access,
+    uid: request.env.uid,
+    statements: request.statements,
+    domain: domainContext(request),
+    contextTz: typeof tz === 'string' && isPytzZone(tz) ? tz : undefined,
+  };
+}
+
+/** A grouped read's `limit` or `offset`: any falsy value means none (`if limit:`); PostgreSQL refuses negatives. */
+function groupNumber(value: unknown, what: 'limit' | 'offset'): number | null {
+  if (!pyTruthy(value)) return null;
+  const n = typeof value === 'string' ? Number(value) : value === true ? 1 : value;
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw valueError(`invalid ${what} ${pyRepr(value)}`);
+  return Math.round(n);
+}
+
+/** `read_group(domain, fields, groupby, offset=0, limit=None, orderby=False, lazy=True)`. */
+const readGroupHandler: Handler = (request) =>
+  readGroup(groupContext(request), request.model, {
+    domain: arg(request, 'domain'),
+    fields: arg(request, 'fields'),
+    groupby: arg(request, 'groupby'),
+    offset: groupNumber(arg(request, 'offset'), 'offset') ?? 0,
+    limit: groupNumber(arg(request, 'limit'), 'limit'),
+    orderby: arg(request, 'orderby', false),
+    lazy: pyTruthy(arg(request, 'lazy', true)),
+    context: request.env.context,
+  });
+
+/** `formatted_read_group(domain, groupby=(), aggregates=(), having=(), offset=0, limit=None, order=None)` (19). */
+const formattedReadGroupHandler: Handler = (request) =>
+  formattedReadGroup(groupContext(request), request.model, {
+    domain: arg(request, 'domain'),
+    groupby: arg(request, 'groupby', []),
+    aggregates: arg(request, 'aggregates', []),
+    having: arg(request, 'having', []),
+    offset: groupNumber(arg(request, 'offset'), 'offset') ?? 0,
+    limit: groupNumber(arg(request, 'limit'), 'limit'),
+    order: arg(request, 'order', null),
+    context: request.env.context,
+  });
 
 /** `limit`: None/False mean no limit (RPC has no None), True is 1. */
 function limitArg(value: unknown): number | null {
@@ -259,6 +309,8 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   search_count: searchCount,
   read,
   fields_get: fieldsGetHandler,
+  read_group: readGroupHandler,
+  formatted_read_group: formattedReadGroupHandler,
   name_search: nameSearch,
   name_get: nameGet,
   check_access_rights: checkAccessRights,

@@ -136,6 +136,26 @@ export interface FieldDef {
    * a model later then leaves every other demo value as it was (tests pin many of them).
    */
   readonly ownDemoStream?: boolean;
+  /**
+   * Odoo's `aggregator` (17: `group_operator`) where it is not the type's (`sum` for numbers, none
+   * for `sequence`): `false` for none. `read_group` aggregates a plain field name with it.
+   */
+  readonly aggregator?: string | false;
+  /** `aggregator` of the versions whose declaration differs. */
+  readonly aggregatorByVersion?: Readonly<Partial<Record<OdooVersion, string | false>>>;
+  /**
+   * Odoo's `group_expand`: a grouped read by this field (`read_group`, lazy; 19's
+   * `formatted_read_group` with `read_group_expand` in the context) also returns the groups without
+   * records: every selection value, or every comodel record the caller may search.
+   */
+  readonly groupExpand?: 'selection' | 'records';
+  /**
+   * Odoo declares the field from this version on. The sandbox has it in every version (the data is
+   * the same); what only that version does with it (a grouped read's `__fold`) waits for it.
+   */
+  readonly since?: OdooVersion;
+  /** The expand method sorts the records with the order 17 hands it (reversed for `<field> desc`). */
+  readonly groupExpandUsesOrder?: true;
   /** Share of rows whose boolean is true (boolean fields only). Default 0.5; `active` 0.9. */
   readonly truthy?: number;
   /**

@@ -143,7 +143,7 @@ function isNullable(field: FieldInfo): boolean {
  * ORDER BY keys for one expression with PostgreSQL's NULL placement (last when ascending, first
  * when descending, unless told). The store indexes a nullable column with the same pair (schema.ts).
  */
-function orderTerms(expr: string, direction: Direction, nulls: Nulls, nullable: boolean): string[] {
+export function orderTerms(expr: string, direction: Direction, nulls: Nulls, nullable: boolean): string[] {
   if (!nullable) return [`${expr} ${direction}`];
   const nullsFirst = nulls ? nulls === 'NULLS FIRST' : direction === 'DESC';
   return [`${expr} IS NULL ${nullsFirst ? 'DESC' : 'ASC'}`, `${expr} ${direction}`];

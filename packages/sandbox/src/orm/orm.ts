@@ -12,7 +12,8 @@ import { MethodTable, methodOwner } from './method-specs';
 import { handlerFor, type Request } from './methods';
 import { pyTruthy } from './python';
 import type { Registry } from './registry';
-import { isKnownZone } from './temporal';
+import { registerGroupFunctions } from './read-group';
+import { isKnownZone, utcToLocalText } from './temporal';
 import type { Env, MethodSpec, OdooVersion, Orm } from './types';
 import { param, sql } from './sql';
 
@@ -46,6 +47,15 @@ export class SandboxOrm implements Orm {
     this.statements = new StatementCache(db);
     this.methods = new MethodTable(this.version);
     this.clock = options.now ?? (() => new Date());
+    const offsets = new Map<string, Map<number, number>>();
+    registerGroupFunctions(db, (value, tz) => {
+      let cache = offsets.get(tz);
+      if (!cache) {
+        cache = new Map();
+        offsets.set(tz, cache);
+      }
+      return utcToLocalText(value, tz, cache);
+    });
   }
 
   hasModel(model: string): boolean {

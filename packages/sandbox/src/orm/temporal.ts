@@ -210,3 +210,86 @@ export function localToUtc(t: Naive, tz: string): Naive {
   epoch = wall - offsetAt(epoch, tz);
   return fromDate(new Date(epoch));
 }
+
+/**
+ * A local wall-clock time of `tz` as UTC the way pytz's `localize(dt)` places it (`is_dst=False`):
+ * on a wall time that occurs twice, or not at all, the offset of standard time (the smaller one).
+ */
+export function localToUtcPytz(t: Naive, tz: string): Naive {
+  if (tz === 'UTC') return t;
+  const wall = toEpoch(t);
+  const offsets = new Set([offsetAt(wall - 86_400_000, tz), offsetAt(wall + 86_400_000, tz), offsetAt(wall, tz)]);
+  const valid = [...offsets].filter((offset) => offsetAt(wall - offset, tz) === offset);
+  const standard = Math.min(...(valid.length ? valid : offsets));
+  return fromDate(new Date(wall - standard));
+}
+
+/** Time zone names as pytz spells them: Intl also takes `utc` or `europe/paris`, pytz does not. */
+export function isPytzZone(tz: string): boolean {
+  return /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z][A-Za-z0-9_+-]*)*$/.test(tz) && isKnownZone(tz);
+}
+
+const QUARTER_HOUR_MS = 900_000;
+
+/**
+ * `timezone(tz, timezone('UTC', value))`: a stored UTC datetime as the wall-clock time of `tz`.
+ * Offsets are looked up once per quarter of an hour (every time zone changes its offset on one),
+ * so a large grouped read stays fast.
+ */
+export function utcToLocalText(value: string, tz: string, cache: Map<number, number>): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})/.exec(value);
+  if (!m) return value;
+  const epoch = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+  const slot = Math.floor(epoch / QUARTER_HOUR_MS);
+  let offset = cache.get(slot);
+  if (offset === undefined) {
+    offset = offsetAt(slot * QUARTER_HOUR_MS, tz);
+    cache.set(slot, offset);
+  }
+  return formatDatetime(fromDate(new Date(epoch + offset)));
+}
+
+/** One stretch of constant UTC offset: `offsetMs` until the UTC instant `until` (excluded; null: no end). */
+export interface OffsetStretch {
+  readonly until: number | null;
+  readonly offsetMs: number;
+}
+
+/**
+ * The offsets of `tz` between two UTC instants, with the exact instants they change at (found by
+ * a daily walk, then a binary search to the minute): a grouped read converts a column with them.
+ */
+export function offsetStretches(tz: string, fromEpoch: number, toEpoch: number): OffsetStretch[] {
+  const DAY = 86_400_000;
+  const stretches: OffsetStretch[] = [];
+  let current = offsetAt(fromEpoch, tz);
+  for (let t = fromEpoch; t < toEpoch; t += DAY) {
+    const next = offsetAt(Math.min(t + DAY, toEpoch), tz);
+    if (next === current) continue;
+    let lo = t;
+    let hi = Math.min(t + DAY, toEpoch);
+    while (hi - lo > 60_000) {
+      const mid = lo + Math.floor((hi - lo) / 120_000) * 60_000;
+      if (offsetAt(mid, tz) === current) lo = mid;
+      else hi = mid;
+    }
+    stretches.push({ until: hi, offsetMs: current });
+    current = offsetAt(hi, tz);
+    // Two changes in one day (rare): keep walking from the change.
+    if (current !== next) t = hi - DAY;
+  }
+  stretches.push({ until: null, offsetMs: current });
+  return stretches;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` of a UTC instant. */
+export function formatEpoch(epoch: number): string {
+  return formatDatetime(fromDate(new Date(epoch)));
+}
+
+/** The UTC instant of a stored `YYYY-MM-DD HH:MM:SS` (or date). */
+export function parseEpoch(value: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?/.exec(value);
+  if (!m) return Number.NaN;
+  return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0));
+}

@@ -53,7 +53,12 @@ export type OdooExceptionName =
   | 'builtins.IndexError'
   | 'builtins.AttributeError'
   | 'builtins.NameError'
-  | 'builtins.Exception';
+  | 'builtins.Exception'
+  | 'builtins.AssertionError'
+  | 'psycopg2.errors.UndefinedFunction'
+  | 'psycopg2.errors.SyntaxError'
+  | 'psycopg2.errors.InvalidRowCountInLimitClause'
+  | 'psycopg2.errors.InvalidRowCountInResultOffsetClause';
 
 export interface Orm {
   readonly version: OdooVersion;

@@ -5,6 +5,7 @@
  * differences stay with the model (`ModelDef.orderByVersion`, `nameSearch17`, and each field's
  * `declaredUntil`: its flags, selection values and labels where an earlier Odoo declares them otherwise).
  */
+import { pyRepr } from './python';
 import type { OdooVersion } from './types';
 
 export interface OrmTraits {
@@ -139,6 +140,46 @@ export interface OrmTraits {
    */
   readonly privateMethods: ReadonlySet<string>;
 
+  // ------------------------------------------------------------------ grouped reads
+
+  /** `_field_to_sql` of a field without a column: 17 "Cannot convert field m.f to SQL"; 18/19 "… because it is not stored". */
+  notStoredMessage(model: string, field: string): string;
+  /** `regex_read_group_spec`: 19 accepts a dotted path (`partner_id.country_id`), 17/18 one property name. */
+  readonly readGroupDottedPaths: boolean;
+  /**
+   * A dotted groupby on a field that is not a properties field: 17 "Property set on a non
+   * properties field: 'x'", 18 "Property access on non-property field: 'f.x'", 19 "Only many2one
+   * path is accepted for the 'f.x' groupby spec" (19 groups a many2one through its path).
+   */
+  groupbyPathMessage(path: string, spec: string): string;
+  /** `READ_GROUP_NUMBER_GRANULARITY` (`date:year_number`, `date:day_of_week`...): 18 and later. */
+  readonly numberGranularities: boolean;
+  /** `READ_GROUP_AGGREGATE`'s functions (19 adds `array_agg_distinct`). */
+  readonly aggregateFunctions: ReadonlySet<string>;
+  /** 19's `field:sum_currency` (monetary sums converted to the company currency). */
+  readonly sumCurrency: boolean;
+  /** 19 groups by a many2many through a search of its comodel (read right, archived rows left out); 17/18 join every link. */
+  readonly many2manyGroupSearchesComodel: boolean;
+  /** One part of a `_read_group` order: 17/18 `regex_order`, 19 `regex_order_part_read_group` (dotted terms). */
+  readonly readGroupOrderPart: RegExp;
+  /**
+   * 17/18 skip the query when the domain is false by its form (`expression.is_false`, before the
+   * search); 19 when the search's query is empty (after it, so a bad domain still fails).
+   */
+  readonly readGroupSearchesEmptyDomain: boolean;
+  /** The order `_read_group` builds (and so checks) the aggregates, the having clause and the order. */
+  readonly readGroupStepOrder: readonly ('select' | 'having' | 'order')[];
+  /** `read_group`'s `__domain`: 17/18 `expression.AND` of lists, 19 `Domain` objects listed. */
+  readonly readGroupDomains: 'AND' | 'Domain';
+  /** The domain of a many2many group without a value: 17/19 `not any []`, 18 `not in` the other groups' ids. */
+  readonly emptyMany2manyGroupDomain: 'not any' | 'not in';
+  /** `formatted_read_group` (the web module, 19). */
+  readonly hasFormattedReadGroup: boolean;
+  /** `_read_group_fill_results` hands the expand method the comodel's order, reversed for `<field> desc` (17). */
+  readonly groupExpandGetsOrder: boolean;
+  /** `read_group` parses the domain (`Domain(domain)`) before `_read_group` checks the read right (19). */
+  readonly readGroupParsesDomainFirst: boolean;
+
   // ------------------------------------------------------------------ API keys
 
   /** Odoo 17 has no `expiration_date`; 18 and later refuse expired keys. */
@@ -147,6 +188,12 @@ export interface OrmTraits {
 
 const INVALID_FIELD_IN_LEAF = (model: string, field: string, leaf: string) => `Invalid field ${model}.${field} in leaf ${leaf}`;
 const INVALID_READ_FIELD = (field: string, model: string) => `Invalid field ${field} on model ${model}`;
+const NOT_STORED = (model: string, field: string) => `Cannot convert ${model}.${field} to SQL because it is not stored`;
+const AGGREGATES_17 = new Set(['sum', 'avg', 'max', 'min', 'bool_and', 'bool_or', 'array_agg', 'recordset', 'count', 'count_distinct']);
+/** `regex_order` of 17/18 matched against one comma-separated part. */
+const ORDER_PART_17 = /^\s*(?<term>(?:[a-z0-9_]+|"[a-z0-9_]+")(?:\.[a-z0-9_]+)?(?::[a-z_]+)?)(?:\s+(?<direction>desc|asc))?(?:\s+(?<nulls>nulls first|nulls last))?\s*$/i;
+/** 19's `regex_order_part_read_group` (fullmatch). */
+const ORDER_PART_19 = /^\s*(?<term>[a-z0-9_]+(?:\.[\p{L}\p{N}_.]+)?(?::[a-z_]+)?)(?:\s+(?<direction>desc|asc))?(?:\s+(?<nulls>nulls first|nulls last))?\s*$/iu;
 
 const TRAITS: Readonly<Record<OdooVersion, OrmTraits>> = {
   17: {
@@ -182,6 +229,21 @@ const TRAITS: Readonly<Record<OdooVersion, OrmTraits>> = {
     usersClass: 'Users',
     existenceBeforePrivacy: true,
     privateMethods: new Set(['init', 'with_context', 'with_user', 'with_env', 'with_company', 'with_prefetch', 'mapped', 'filtered', 'sorted', 'ensure_one', 'new']),
+    notStoredMessage: (model, field) => `Cannot convert field ${model}.${field} to SQL`,
+    readGroupDottedPaths: false,
+    groupbyPathMessage: (path) => `Property set on a non properties field: ${pyRepr(path)}`,
+    numberGranularities: false,
+    aggregateFunctions: AGGREGATES_17,
+    sumCurrency: false,
+    many2manyGroupSearchesComodel: false,
+    readGroupOrderPart: ORDER_PART_17,
+    readGroupSearchesEmptyDomain: false,
+    readGroupStepOrder: ['select', 'having', 'order'],
+    readGroupDomains: 'AND',
+    emptyMany2manyGroupDomain: 'not any',
+    hasFormattedReadGroup: false,
+    groupExpandGetsOrder: true,
+    readGroupParsesDomainFirst: false,
     apiKeyExpiry: false,
   },
   18: {
@@ -217,6 +279,21 @@ const TRAITS: Readonly<Record<OdooVersion, OrmTraits>> = {
     usersClass: 'Users',
     existenceBeforePrivacy: false,
     privateMethods: new Set(['init']),
+    notStoredMessage: NOT_STORED,
+    readGroupDottedPaths: false,
+    groupbyPathMessage: (_path, spec) => `Property access on non-property field: ${pyRepr(spec)}`,
+    numberGranularities: true,
+    aggregateFunctions: AGGREGATES_17,
+    sumCurrency: false,
+    many2manyGroupSearchesComodel: false,
+    readGroupOrderPart: ORDER_PART_17,
+    readGroupSearchesEmptyDomain: false,
+    readGroupStepOrder: ['having', 'order', 'select'],
+    readGroupDomains: 'AND',
+    emptyMany2manyGroupDomain: 'not in',
+    hasFormattedReadGroup: false,
+    groupExpandGetsOrder: false,
+    readGroupParsesDomainFirst: false,
     apiKeyExpiry: true,
   },
   19: {
@@ -270,6 +347,21 @@ const TRAITS: Readonly<Record<OdooVersion, OrmTraits>> = {
       'ensure_one',
       'new',
     ]),
+    notStoredMessage: NOT_STORED,
+    readGroupDottedPaths: true,
+    groupbyPathMessage: (_path, spec) => `Only many2one path is accepted for the ${pyRepr(spec)} groupby spec`,
+    numberGranularities: true,
+    aggregateFunctions: new Set([...AGGREGATES_17, 'array_agg_distinct']),
+    sumCurrency: true,
+    many2manyGroupSearchesComodel: true,
+    readGroupOrderPart: ORDER_PART_19,
+    readGroupSearchesEmptyDomain: true,
+    readGroupStepOrder: ['select', 'order', 'having'],
+    readGroupDomains: 'Domain',
+    emptyMany2manyGroupDomain: 'not any',
+    hasFormattedReadGroup: true,
+    groupExpandGetsOrder: false,
+    readGroupParsesDomainFirst: true,
     apiKeyExpiry: true,
   },
 };

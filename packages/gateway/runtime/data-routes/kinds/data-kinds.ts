@@ -5,6 +5,7 @@
  */
 import type { RouteKind } from '../../route-kinds';
 import type { DataKind } from '../kind-route';
+import { aggregateKind } from './aggregate/aggregate-route';
 import { detailKind } from './detail/detail-route';
 import { exportKind } from './export/export-route';
 import { listKind } from './list/list-route';
@@ -12,5 +13,6 @@ import { listKind } from './list/list-route';
 export const DATA_KINDS: { readonly [K in RouteKind]: DataKind } = {
   list: listKind,
   export: exportKind,
+  aggregate: aggregateKind,
   detail: detailKind,
 };
