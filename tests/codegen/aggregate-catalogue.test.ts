@@ -30,11 +30,13 @@ ${aggregate}    fields:
       done: { type: boolean, description: Done., erp: done }
       day: { type: string, format: date, description: Day., erp: day }
       owner: { type: string, description: Owner., personal: true, erp: { many2one: owner_id, comodel: res.users } }
+      owner_id: { type: integer, description: Owner's id., personal: true, erp: { many2one: owner_id, comodel: res.users } }
       partner_id: { type: integer, description: Partner., erp: { many2one: partner_id, comodel: res.partner } }
       amount: { type: number, description: Amount., erp: amount }
       salary: { type: number, description: Salary., personal: true, erp: salary }
       total: { type: number, description: Total., erp: { field: total, computed: true } }
       tags: { type: array, items: string, description: Tags., erp: { x2many: tag_ids, comodel: demo.tag } }
+      tag_ids: { type: array, items: integer, description: Tags' ids., erp: { x2many: tag_ids, comodel: demo.tag } }
 `;
 
 function read(text: string): { errors: string[]; model?: CatalogueModel } {
