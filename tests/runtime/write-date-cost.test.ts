@@ -5,7 +5,7 @@
  * are measured on the sandbox at 1M rows (`make bench`) and on a real Odoo 19 (BENCHMARKS.md).
  */
 import type { Logger } from '@ops-data-gateway/gateway/runtime/log';
-import type { Principal } from '@ops-data-gateway/gateway/runtime/auth';
+import type { Principal } from '@ops-data-gateway/gateway/runtime/admission/auth';
 import { WriteDateCosts } from '@ops-data-gateway/gateway/runtime/changes/write-date-cost';
 import { ErpStats } from '@ops-data-gateway/gateway/runtime/erp/erp-client';
 import type { PageRequest } from '@ops-data-gateway/gateway/runtime/erp-requests';
