@@ -166,7 +166,8 @@ live-feed-cost: build
 	node --disable-warning=ExperimentalWarning dist/live/feed-cost.js
 
 ## live-cache-watch: how soon renames in that live Odoo reach cached answers, and the share of the ERP the
-## change checks take (needs LIVE_ERP_ADMIN_*; creates one analytic account and deletes it; docs/caching.md)
+## change checks take (needs LIVE_ERP_ADMIN_*; creates one analytic account and deletes it, or with
+## LIVE_WATCH_RESOURCE=stock/pickings LIVE_WATCH_MODEL=stock.picking LIVE_WATCH_FIELD=origin rewrites one picking and restores it)
 live-cache-watch: build
 	node --disable-warning=ExperimentalWarning dist/live/cache-watch.js
 

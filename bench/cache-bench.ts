@@ -4,9 +4,14 @@
  * - dashboard load: 64 connections polling 10 distinct list queries (TTL 5 s), against what the ERP
  *   serves directly for the same queries at the same concurrency, with the ERP calls received;
  * - cache hit at concurrency 1: p50 and the gateway's CPU per hit;
- * - coalescing with the cache off: 64 concurrent identical requests, and the ERP reads they cost.
+ * - coalescing with the cache off: 64 concurrent identical requests, and the ERP reads they cost;
+ * - the watch mix (issue 31): the same dashboard (total=false) with a long TTL (300 s) and change
+ *   detection on, while a writer changes one record shown on every tile once a second (ErpWriter, as
+ *   Odoo's ORM stamps `write_date`): the share of answers from the cache, and the throughput against the
+ *   ERP's direct one.
  * The "cache off" comparison is the main table itself: its gateway runs with the default settings.
  */
+import { ErpWriter } from '../tests/support/erp-writes';
 import { cpuSeconds, runLoad, startService, type Service } from './processes';
 import type { LoadRequest } from './load-generator';
 import { directListCalls, RESOURCE } from './scenarios';
@@ -16,6 +21,8 @@ export interface CacheBenchOptions {
   readonly key: string;
   readonly database: string;
   readonly rows: number;
+  /** The sandbox's database, written by the watch mix's writer. */
+  readonly dbPath: string;
 }
 
 interface Dashboard {
@@ -39,7 +46,41 @@ export interface CacheBenchResult {
   readonly dashboards: readonly Dashboard[];
   readonly hit: { readonly p50: number; readonly p99: number; readonly rps: number; readonly cpuMsPerRequest: number };
   readonly coalescing: { readonly requests: number; readonly erpCalls: Record<string, number>; readonly statuses: Record<string, number> };
+  /** With total=false, then counted. */
+  readonly watchMixes: readonly WatchMix[];
 }
+
+interface WatchMix {
+  readonly counted: boolean;
+  readonly seconds: number;
+  readonly ttlS: number;
+  readonly writes: number;
+  readonly gatewayRps: number;
+  readonly gatewayP99: number;
+  readonly directRps: number;
+  /** odg_cache_answers_total over the run, by outcome. */
+  readonly answers: Record<string, number>;
+  /** odg_cache_checks_total over the run, by outcome (all models). */
+  readonly checks: Record<string, number>;
+  readonly erpCalls: Record<string, number>;
+  readonly unexpected: number;
+}
+
+const WATCH_TTL_S = 300;
+
+/** The sums of a counter's series by the value of one label, from a Prometheus text exposition. */
+async function byLabel(metricsUrl: string, name: string, label: string): Promise<Record<string, number>> {
+  const text = await (await fetch(metricsUrl)).text();
+  const sums: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`)) continue;
+    const value = new RegExp(`${label}="([^"]*)"`).exec(line)?.[1] ?? '';
+    sums[value] = (sums[value] ?? 0) + Number(line.split(' ').at(-1));
+  }
+  return sums;
+}
+
+const minus = (after: Record<string, number>, before: Record<string, number>) => Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
 
 type Starter = (erpUrl: string, extra?: Record<string, string>) => Promise<Service>;
 
@@ -121,10 +162,54 @@ export async function runCacheBench(options: CacheBenchOptions, sandbox: Service
     await runLoad({ origin: uncached.url, requests: [get('limit=1&total=false')], connections: 1, amount: 2 });
     await reset(proxy);
     const burst = await runLoad({ origin: uncached.url, requests: [get('limit=50')], connections: CONNECTIONS, amount: CONNECTIONS });
+    const coalescing = { requests: burst.requests, erpCalls: await counts(proxy), statuses: burst.statuses };
+
+    // The watch mix: record 1 is on every `order=id` tile; the writer changes its origin once a second.
+    const metricsPort = await freePort();
+    const watched = await startGateway(proxy.url, { CACHE_DEFAULT_TTL_S: String(WATCH_TTL_S), METRICS_PORT: String(metricsPort) });
+    services.push(watched);
+    const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+    await runLoad({ origin: watched.url, requests: [get('limit=1&total=false')], connections: 1, amount: 2 });
+    const watchMixes: WatchMix[] = [];
+    for (const counted of [false, true]) {
+      const queries = dashboardQueries(options.rows, counted);
+      const [answersBefore, checksBefore] = [await byLabel(metricsUrl, 'odg_cache_answers_total', 'outcome'), await byLabel(metricsUrl, 'odg_cache_checks_total', 'outcome')];
+      await reset(proxy);
+      const writer = new ErpWriter(options.dbPath);
+      let writes = 0;
+      const ticker = setInterval(() => writer.write(RESOURCE.model, 1, { origin: `odg watch mix ${++writes}` }), 1000);
+      const watchLoad = await runLoad({ origin: watched.url, requests: queries.map(get), connections: CONNECTIONS, duration: seconds }).finally(() => {
+        clearInterval(ticker);
+        writer.close();
+      });
+      const answers = minus(await byLabel(metricsUrl, 'odg_cache_answers_total', 'outcome'), answersBefore);
+      const checks = minus(await byLabel(metricsUrl, 'odg_cache_checks_total', 'outcome'), checksBefore);
+      const watchErp = await counts(proxy);
+      const watchDirect = await runLoad({
+        origin: sandbox.url,
+        requests: queries.flatMap((q) => directListCalls(options, Object.fromEntries(new URLSearchParams(q)))),
+        connections: CONNECTIONS,
+        duration: options.smoke ? 1 : 10,
+      });
+      watchMixes.push({
+        counted,
+        seconds,
+        ttlS: WATCH_TTL_S,
+        writes,
+        gatewayRps: watchLoad.rps,
+        gatewayP99: watchLoad.p99,
+        directRps: counted ? watchDirect.rps / 2 : watchDirect.rps,
+        answers,
+        checks,
+        erpCalls: watchErp,
+        unexpected: [watchLoad, watchDirect].reduce((n, r) => n + r.errors + Object.entries(r.statuses).reduce((m, [s, c]) => m + (s === '200' ? 0 : c), 0), 0),
+      });
+    }
     return {
+      watchMixes,
       dashboards,
       hit: { p50: hit.p50, p99: hit.p99, rps: hit.rps, cpuMsPerRequest: (hitCpu * 1000) / Math.max(1, hit.requests) },
-      coalescing: { requests: burst.requests, erpCalls: await counts(proxy), statuses: burst.statuses },
+      coalescing,
     };
   } finally {
     await Promise.all(services.map((service) => service.stop()));
@@ -165,5 +250,21 @@ export function cacheReport(result: CacheBenchResult): { lines: string[]; target
     [result.hit.cpuMsPerRequest <= 0.3, `gateway CPU per hit: ${f(result.hit.cpuMsPerRequest, 3)} ms (target ≤ 0.3)`],
     [coalescedReads <= 2, `coalescing, TTL 0: ${result.coalescing.requests} concurrent identical requests → ${coalescedReads} ERP reads (target ≤ 2)`],
   );
+  for (const w of result.watchMixes) {
+    const answered = total(w.answers);
+    const hitShare = (100 * (w.answers['hit'] ?? 0)) / Math.max(1, answered);
+    const watchRatio = w.gatewayRps / w.directRps;
+    lines.push(
+      `- Watch mix (change detection on): the ${w.counted ? 'counted' : 'total=false'} dashboard, ${CONNECTIONS} connections for ${w.seconds} s, TTL ${w.ttlS} s, while a writer changed record 1 (on every \`order=id\` tile) ${w.writes} times, once a second: ${answered} answers, ${list(w.answers)}: ${f(hitShare, 1)} % from the cache; gateway ${f(w.gatewayRps, 0)} req/s (p99 ${f(w.gatewayP99)} ms), the ERP directly ${f(w.directRps, 0)} answers/s: ${f(watchRatio, 1)}x. Checks: ${list(w.checks)}. ERP calls received: ${total(w.erpCalls)} (${list(w.erpCalls)}). Unexpected statuses: ${w.unexpected}.`,
+    );
+    targets.push(
+      [hitShare >= 90, `watch mix (${w.counted ? 'counted' : 'total=false'}), one write a second: ${f(hitShare, 1)} % of answers from the cache (target ≥ 90)`],
+      [watchRatio >= 25, `watch mix (${w.counted ? 'counted' : 'total=false'}), one write a second: gateway / direct ${f(watchRatio, 1)}x (target ≥ 25)`],
+      [
+        (w.checks['changed'] ?? 0) > 0,
+        `watch mix (${w.counted ? 'counted' : 'total=false'}): checks that saw a write ${w.checks['changed'] ?? 0} (the writes were seen, target > 0)`,
+      ],
+    );
+  }
   return { lines, targets };
 }

@@ -469,7 +469,9 @@ async function main(): Promise<void> {
     if (!opts.soakOnly && !opts.cacheOnly) results.push(...(await measureReferences(all, sandbox, startGateway, opts)));
     const operateResult = opts.soakOnly || opts.cacheOnly ? undefined : await operate();
     const cache =
-      opts.soakOnly || opts.operateOnly ? undefined : await runCacheBench({ smoke: opts.smoke, key: keys.valid, database: 'sandbox', rows }, sandbox, startGateway, freePort);
+      opts.soakOnly || opts.operateOnly
+        ? undefined
+        : await runCacheBench({ smoke: opts.smoke, key: keys.valid, database: 'sandbox', rows, dbPath }, sandbox, startGateway, freePort);
     const soakResult = opts.cacheOnly ? undefined : await soak(warm, all, opts);
     const report_ = report(opts, rows, results, soakResult, setupSeconds, cache);
     const markdown = `${report_.markdown}${exportLines.length ? `${exportLines.join('\n')}\n` : ''}${aggregateLines.length ? `${aggregateLines.join('\n')}\n` : ''}${feedLines.length ? `\n${feedLines.join('\n')}\n` : ''}${operateResult ? `\n${operateMarkdown(operateResult)}` : ''}`;

@@ -27,6 +27,7 @@ describe('make bench-smoke', () => {
       expect(output).toMatch(new RegExp(`^\\| ${run}${run.startsWith('direct') ? '[^|]*' : ''} \\| 250 \\|`, 'm'));
     expect(output).toMatch(/Client leaving halfway through a CSV export of 1 pages/);
     // The change feed (bench/feed-cost.ts): the ERP calls alone and the feed through a gateway, without and with an index on write_date.
+    for (const mix of ['total=false', 'counted']) expect(output).toMatch(new RegExp(`^- Watch mix \\(change detection on\\): the ${mix} dashboard, .* % from the cache`, 'm'));
     expect(output).toContain('## The change feed');
     for (const part of ['### As Odoo makes it: no index on write_date', '### With `CREATE INDEX ON stock_picking (write_date)`']) expect(output).toContain(part);
     expect(output.match(/^\| change-feed page: `write_date >= X`.* \| \d+ \| \d+ \| \d+ rows \|$/gm)).toHaveLength(2);
