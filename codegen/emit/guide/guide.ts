@@ -7,6 +7,7 @@
  * for the gateway to replace when it serves them.
  */
 import { readFileSync } from 'node:fs';
+import { AGGREGATE_LIMITS } from '../../kinds/aggregate/aggregate-limits';
 import { COMMON_LIST_PARAMETERS, EXPORT_PARAMETERS, LIMITS, type CatalogueModel } from '../../model/catalogue-model';
 import { projectFile } from '../../project-files';
 import { sampleRequest } from '../describe';
@@ -85,6 +86,8 @@ export function commonGuideValues(model: CatalogueModel): GuideValues {
     mcp_batch_max: String(LIMITS.mcpBatchMax),
     mcp_calls_in_flight: String(LIMITS.mcpCallsInFlight),
     expand_per_record: String(LIMITS.expandPerRecord),
+    aggregate_dimensions_max: String(AGGREGATE_LIMITS.dimensionsMax),
+    aggregate_limit_max: String(AGGREGATE_LIMITS.limitMax),
     error_table: errorTable,
   };
 }
