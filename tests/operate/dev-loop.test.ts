@@ -17,6 +17,8 @@ const root = join(__dirname, '..', '..');
 const PATH = '/api/v1/fleet/vehicles?limit=3&total=false';
 /** What a loaded machine may take from a save to the new field served (the figure measured alone is in BENCHMARKS.md). */
 const SERVED_WITHIN_MS = 30000;
+/** How long one request may take before it counts as failed (the gateway answers these in milliseconds). */
+const ANSWER_LIMIT_MS = 15000;
 
 describe('make dev: a catalogue save served in seconds, a broken one printed while the last good version serves', () => {
   let dir: string;
@@ -72,7 +74,8 @@ describe('make dev: a catalogue save served in seconds, a broken one printed whi
       ...Array.from({ length: 3 }, async () => {
         while (running) {
           try {
-            const response = await fetch(`${url}${PATH}`, { headers: { authorization: `Bearer ${key}` } });
+            // Bounded: a request that never ends is a failure to report, not a test that hangs.
+            const response = await fetch(`${url}${PATH}`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(ANSWER_LIMIT_MS) });
             count(response.status, await response.text());
           } catch (error) {
             failures.push(`fetch: ${String((error as Error).cause ?? error)}`);
@@ -82,7 +85,10 @@ describe('make dev: a catalogue save served in seconds, a broken one printed whi
       (async () => {
         while (running) {
           try {
-            const answer = await get(`${url}${PATH}`, key, new Agent({ keepAlive: false }));
+            const answer = await Promise.race([
+              get(`${url}${PATH}`, key, new Agent({ keepAlive: false })),
+              new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error(`no answer within ${ANSWER_LIMIT_MS} ms`)), ANSWER_LIMIT_MS).unref()),
+            ]);
             count(answer.status, answer.body);
           } catch (error) {
             failures.push(`connection: ${String(error)}`);
@@ -128,6 +134,10 @@ describe('make dev: a catalogue save served in seconds, a broken one printed whi
       );
       await waitFor(() => serving('paint') && serving('color'), SERVED_WITHIN_MS);
       process.stdout.write(`dev loop: a save served after ${Math.round(servedMs)} ms, then ${Math.round(performance.now() - saved)} ms\n`);
+    } catch (error) {
+      // What the launcher said is the first thing to read when this fails.
+      process.stderr.write(`dev loop: launcher stdout:\n${stdout.slice(-40).join('\n')}\nstderr:\n${stderr.slice(-40).join('\n')}\n`);
+      throw error;
     } finally {
       running = false;
       await Promise.all(loops);
