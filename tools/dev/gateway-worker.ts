@@ -11,6 +11,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { join } from 'node:path';
 import { RETIRE_MESSAGE, readiness } from '@ops-data-gateway/gateway/runtime/cluster-primary';
+import { answerWorkersLeaving } from '@ops-data-gateway/gateway/runtime/server/leave-cluster';
 
 /** How long a new gateway has to listen before it is given up on. */
 const READY_LIMIT_MS = 30000;
@@ -24,7 +25,9 @@ const ENTRY = join(__dirname, 'dev', 'dev-worker.js');
 export class Gateways {
   private spare: Worker | undefined;
 
-  constructor(private readonly env: Readonly<Record<string, string>>) {}
+  constructor(private readonly env: Readonly<Record<string, string>>) {
+    answerWorkersLeaving();
+  }
 
   /** Starts the next gateway's process ahead, loading the modules `previousBundle` requires. */
   prepare(previousBundle: string | undefined): void {

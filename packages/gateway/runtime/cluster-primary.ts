@@ -21,6 +21,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { GatewayConfig } from './config';
 import type { Logger } from './log';
+import { answerWorkersLeaving } from './server/leave-cluster';
 
 const MAX_RESTARTS = 5;
 /** How long a worker started by a reload has to listen before the reload refuses it. */
@@ -38,6 +39,7 @@ export function runPrimary(config: GatewayConfig, log: Logger, flush: () => void
   const fork = () => cluster.fork();
   /** Workers a reload retired, or started and not yet listening: their exit is the reload's business. */
   const reloadOwns = new Set<Worker>();
+  answerWorkersLeaving();
 
   cluster.on('exit', (worker: Worker, code: number | null, signal: string | null) => {
     if (reloadOwns.delete(worker)) {

@@ -15,6 +15,7 @@ import { ConfigError, loadConfig, type GatewayConfig } from './config';
 import { driftFailureLines } from './drift/format-drift';
 import { erpErrorSummary, ErpTransportMissing } from './erp/erp-error';
 import { createGracefulCloser } from './server/graceful-close';
+import { exitAfterLastMessage, leaveRoundRobin } from './server/leave-cluster';
 import { createGatewayServer } from './server/harden-server';
 import { bufferedStdout, createLogger, type Logger } from './log';
 import { createMetricsServer } from './telemetry/metrics-server';
@@ -98,6 +99,8 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     void closer.close({ keepIdle: retired }).then(async (cut) => {
+      // A connection the cluster's primary handed over just as the server closed is handed back (leave-cluster.ts).
+      await leaveRoundRobin();
       await watch.close();
       await shared?.close();
       // The last spans leave before the process does (bounded: the exporter has its own timeout).
@@ -105,7 +108,7 @@ async function main(): Promise<void> {
       // Exit status 1 when answers were cut: the clients concerned did not get what they asked for.
       if (cut) logger.warn({ answers_cut: cut }, 'shutdown cut answers not yet read by their clients');
       output.flush();
-      process.exit(cut || refused ? 1 : 0);
+      exitAfterLastMessage(cut || refused ? 1 : 0);
     });
     setTimeout(() => {
       // Exit status 1: the deadline cut answers still being written (a client that stopped reading).
