@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/.toolchain/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
 TOOLCHAIN := .toolchain/.node-$(NODE_VERSION)
 
-.PHONY: install ci generate fixtures check-generated openapi-diff scaffold packages build typecheck lint format release test test-tools run dev sandbox-init bench bench-shared bench-catalogue bench-smoke check-erp erp-diff test-live live-latency live-dashboard live-feed-cost live-cache-watch clean
+.PHONY: install ci generate fixtures check-generated openapi-diff scaffold packages build typecheck lint format release test test-tools run dev sandbox-init bench bench-shared bench-catalogue bench-smoke check-erp erp-diff test-live live-latency live-dashboard live-feed-cost live-watch-mix live-cache-watch clean
 
 install: $(NPM_STAMP)
 
@@ -164,6 +164,12 @@ live-dashboard: build
 ## sync and caught-up polls through a gateway, ERP time per page (Markdown; BENCHMARKS.md). Read-only
 live-feed-cost: build
 	node --disable-warning=ExperimentalWarning dist/live/feed-cost.js
+
+## live-watch-mix: the dashboard mix with a writer on that live Odoo (TTL 300 s, change detection on, one write a
+## second to the first picking's origin by LIVE_ERP_ADMIN_*, put back at the end): answers from the cache and the
+## gateway against Odoo directly, closed loop (Markdown; BENCHMARKS.md)
+live-watch-mix: build
+	node --disable-warning=ExperimentalWarning dist/live/watch-mix.js
 
 ## live-cache-watch: how soon renames in that live Odoo reach cached answers, and the share of the ERP the
 ## change checks take (needs LIVE_ERP_ADMIN_*; creates one analytic account and deletes it, or with

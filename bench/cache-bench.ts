@@ -15,6 +15,7 @@ import { ErpWriter } from '../tests/support/erp-writes';
 import { cpuSeconds, runLoad, startService, type Service } from './processes';
 import type { LoadRequest } from './load-generator';
 import { directListCalls, RESOURCE } from './scenarios';
+import { byLabel, minus } from './prometheus-text';
 
 export interface CacheBenchOptions {
   readonly smoke: boolean;
@@ -67,20 +68,6 @@ interface WatchMix {
 }
 
 const WATCH_TTL_S = 300;
-
-/** The sums of a counter's series by the value of one label, from a Prometheus text exposition. */
-async function byLabel(metricsUrl: string, name: string, label: string): Promise<Record<string, number>> {
-  const text = await (await fetch(metricsUrl)).text();
-  const sums: Record<string, number> = {};
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`)) continue;
-    const value = new RegExp(`${label}="([^"]*)"`).exec(line)?.[1] ?? '';
-    sums[value] = (sums[value] ?? 0) + Number(line.split(' ').at(-1));
-  }
-  return sums;
-}
-
-const minus = (after: Record<string, number>, before: Record<string, number>) => Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
 
 type Starter = (erpUrl: string, extra?: Record<string, string>) => Promise<Service>;
 

@@ -15,6 +15,7 @@
  */
 import { request } from 'node:http';
 import { GATEWAY_MAIN, GATEWAY_NODE_FLAGS, startService } from '../bench/processes';
+import { adminCalls } from './admin-rpc';
 import { liveErpSettings } from './settings';
 
 const RESOURCE = process.env['LIVE_WATCH_RESOURCE'];
@@ -38,30 +39,9 @@ function get(url: string, key?: string): Promise<{ status: number; body: string 
 async function main(): Promise<void> {
   const found = liveErpSettings();
   if (!found.ok) throw new Error(`live-cache-watch: ${found.reason}`);
-  const { url, database, login, key, adminLogin, adminKey } = found.settings;
-  if (!adminLogin || !adminKey) throw new Error('live-cache-watch: LIVE_ERP_ADMIN_LOGIN and LIVE_ERP_ADMIN_KEY are needed (the administrator renames a record)');
+  const { url, database, login, key } = found.settings;
   const rounds = Number(process.env['LIVE_WATCH_ROUNDS'] ?? 20);
-  const rpc = async (model: string, method: string, args: unknown[]): Promise<unknown> => {
-    const answer = await fetch(`${url}/jsonrpc`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        method: 'call',
-        id: 1,
-        params: { service: 'object', method: 'execute_kw', args: [database, uid, adminKey, model, method, args, {}] },
-      }),
-    });
-    const body = (await answer.json()) as { result?: unknown; error?: unknown };
-    if (body.error) throw new Error(JSON.stringify(body.error));
-    return body.result;
-  };
-  const auth = await fetch(`${url}/jsonrpc`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'common', method: 'authenticate', args: [database, adminLogin, adminKey, {}] } }),
-  });
-  const uid = ((await auth.json()) as { result: number }).result;
+  const rpc = await adminCalls(found.settings, 'live-cache-watch');
   const [port, metricsPort] = [18_481, 18_482];
   const gateway = await startService(
     GATEWAY_MAIN,

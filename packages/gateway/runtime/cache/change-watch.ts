@@ -28,7 +28,9 @@
  * that (account, model) comes `max(CACHE_WATCH_MIN_INTERVAL_MS, cost × watched / share)` later, where
  * `watched` is the number of (account, model) pairs watched and `share` CACHE_WATCH_SHARE: all checks
  * together keep the ERP busy at most that share of one worker's time. Checks run one at a time
- * (baselines included: a check's cost is its own, never the wait behind another). Where
+ * (baselines included: a check's cost is its own, never the wait behind another). The intervals
+ * follow the last costs; the share itself is held by a budget (check-budget.ts) that counts every
+ * check, baselines included, and delays the next one until it is paid for. Where
  * that interval exceeds an answer's TTL the TTL governs: no answer is ever served older than its TTL.
  *
  * When: a pair is watched from the first lookup of an answer that depends on it until no such lookup
@@ -51,6 +53,7 @@ import { outsideRequests } from '../request/request-context';
 import { erpSecond, secondOf } from '../query/changed-since';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
+import { CheckBudget } from './check-budget';
 import type { SharedWatch } from './shared-watch';
 
 /** What the watcher reports, for the metrics. */
@@ -107,6 +110,10 @@ export class ChangeWatch {
   private queue: Promise<void> = Promise.resolve();
   /** This process, as a holder of shared leases. */
   private readonly holder = randomBytes(9).toString('base64url');
+  /** The ERP time the checks may take: CACHE_WATCH_SHARE_PCT of the time since the first. */
+  private readonly budget: CheckBudget;
+  /** Epoch ms before which the budget allows no check (the last tick found it short). */
+  private notBefore = 0;
 
   constructor(
     private readonly reader: ResourceReader,
@@ -117,7 +124,9 @@ export class ChangeWatch {
     /** With REDIS_URL: one process checks each pair, every process keys by the shared generations. */
     private readonly shared?: SharedWatch,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.budget = new CheckBudget(settings.share);
+  }
 
   get enabled(): boolean {
     return this.settings.enabled;
@@ -220,24 +229,44 @@ export class ChangeWatch {
     let next = Number.POSITIVE_INFINITY;
     for (const w of this.watched.values()) if (w.ready) next = Math.min(next, w.nextDueAt, w.lastReadAt + w.keepMs);
     if (next === Number.POSITIVE_INFINITY) return;
+    // Not before the budget allows the next check (forgetting a pair no longer read can wait as long).
+    next = Math.max(next, this.notBefore);
     this.timer = outsideRequests(() => setTimeout(() => void this.tick(), Math.max(0, next - this.now())));
     this.timer.unref();
   }
 
-  /** Checks every pair due, one at a time; forgets the pairs no longer read. */
+  /**
+   * Checks the pairs due, the longest due first, one at a time, as long as the ERP time budget
+   * (check-budget.ts) allows; forgets the pairs no longer read.
+   */
   private async tick(): Promise<void> {
     this.timer = undefined;
     this.running = true;
     try {
-      for (const w of [...this.watched.values()]) {
+      for (;;) {
         if (this.stopped) return;
         const now = this.now();
-        if (now - w.lastReadAt > w.keepMs) {
-          // No answer depending on it can still be served: nothing to watch.
-          if (w.ready) this.watched.delete(w.key);
-          continue;
+        let due: Watched | undefined;
+        for (const w of [...this.watched.values()]) {
+          if (now - w.lastReadAt > w.keepMs) {
+            // No answer depending on it can still be served: nothing to watch.
+            if (w.ready) this.watched.delete(w.key);
+            continue;
+          }
+          if (w.ready && w.nextDueAt <= now && (!due || w.nextDueAt < due.nextDueAt)) due = w;
         }
-        if (w.ready && w.nextDueAt <= now) await this.serially(() => this.check(w));
+        if (!due) return;
+        const pair = due;
+        // Asked when the check's turn has come (a baseline may have been queued before it and spent).
+        const waitMs = await this.serially(async () => {
+          const wait = this.budget.waitMs(pair.costMs, this.now());
+          if (wait === 0) await this.check(pair);
+          return wait;
+        });
+        if (waitMs > 0) {
+          this.notBefore = this.now() + waitMs;
+          return;
+        }
       }
     } finally {
       this.running = false;
@@ -246,10 +275,13 @@ export class ChangeWatch {
   }
 
   /** Runs `check` after every check queued before it. */
-  private serially(check: () => Promise<void>): Promise<void> {
+  private serially<T>(check: () => Promise<T>): Promise<T> {
     // A check is the gateway's own work, whichever request caused it: it carries no request's identity.
     const run = this.queue.then(() => outsideRequests(check));
-    this.queue = run.catch(() => undefined);
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
     return run;
   }
 
@@ -332,6 +364,7 @@ export class ChangeWatch {
       }
     }
     w.costMs = stats.ms;
+    this.budget.spend(stats.ms, started);
     w.nextDueAt = started + (outcome === 'error' ? Math.max(ERROR_RETRY_MS, this.intervalOf(w.costMs)) : this.intervalOf(w.costMs));
     this.observer?.checked(w.model, outcome, stats.ms / 1000);
   }
