@@ -137,6 +137,51 @@ describe(`change detection for cached answers (TTL ${TTL_S} s, CACHE_WATCH on by
     expect((await list()).find((v) => v.id === withDriver.id)?.driver).toContain('Driver renamed');
   });
 
+  /** Polls `path` through the cached gateway until it answers what the uncached one does; how long that took (ms). */
+  const seenAt = async (path: string): Promise<number> => {
+    const started = Date.now();
+    const want = JSON.stringify((await direct(path)).body);
+    for (;;) {
+      const res = await stack.get(path);
+      expect(res.status).toBe(200);
+      if (JSON.stringify(res.body) === want) return Date.now() - started;
+      if (Date.now() - started > SEEN_WITHIN_MS) throw new Error(`${path} still differs from the ERP after ${SEEN_WITHIN_MS} ms`);
+      await sleep(100);
+    }
+  };
+
+  it('drops an expanded answer when a related record changes (a line of a purchase order), checked against the same page uncached', async () => {
+    const path = '/api/v1/purchase/orders?limit=3&order=id&fields=id,reference&expand=lines(id,description)';
+    await stack.get(path);
+    const from = stack.logLines.length;
+    const page = (await stack.get(path)).body as { data: { id: number; lines: { id: number; description: string }[] }[] };
+    expect(cacheOutcomes(stack.logLines, from)).toEqual(['hit']);
+    const line = page.data.flatMap((order) => order.lines)[0] as { id: number };
+    const description = `Line rewritten ${Date.now() % 100000}`;
+    erp.write('purchase.order.line', line.id, { name: description });
+    await seenAt(path);
+    const after = (await stack.get(path)).body as typeof page;
+    expect(after.data.flatMap((order) => order.lines).find((l) => l.id === line.id)?.description).toBe(description);
+  });
+
+  it("keeps an answer cached whose fields show none of a comodel's data when that comodel changes (plates only, a driver renamed)", async () => {
+    const plates = '/api/v1/fleet/vehicles?limit=200&fields=plate&total=false';
+    await stack.get(plates);
+    const before = await cached();
+    const withDriver = before.find((v) => v.driver !== null) as Vehicle;
+    const db = new DatabaseSync(stack.dbPath);
+    const { driver_id: driverId } = db.prepare('SELECT driver_id FROM fleet_vehicle WHERE id = ?').get(withDriver.id) as { driver_id: number };
+    db.close();
+    const renamed = `Driver again ${Date.now() % 100000}`;
+    erp.write('res.partner', driverId, { name: renamed, complete_name: renamed });
+    // The list that shows drivers is dropped and shows the new name...
+    await seen();
+    // ...the one that shows plates only is still served from the cache.
+    const from = stack.logLines.length;
+    await stack.get(plates);
+    expect(cacheOutcomes(stack.logLines, from)).toEqual(['hit']);
+  });
+
   it('sees a second write of a record within the same second (the same write_date) once that second has settled', async () => {
     const before = await cached();
     const id = (before[8] as Vehicle).id;

@@ -3,8 +3,8 @@
  * model has cached answers that are being read, the gateway asks the ERP now and then whether
  * anything in it changed since its last look, and when something did, every cached answer that
  * depends on the model is dropped: the answers of its resources, and those of other resources whose
- * fields show its records' names or values (many2one names, related fields, x2many, analytic
- * distributions: `dependenciesOf`).
+ * answers show its records' names or values, follow their order or were chosen through them
+ * (many2one names, related fields, x2many, analytic distributions, expanded records: models-shown.ts).
  *
  * How an answer is dropped: each (account, model) watched has a generation, part of the cache key of
  * every answer that depends on it (cache-key.ts). A change makes a new generation: the answers stored
@@ -52,7 +52,6 @@ import { ErpStats } from '../erp/erp-client';
 import { outsideRequests } from '../request/request-context';
 import { erpSecond, secondOf } from '../query/changed-since';
 import type { ResourceReader } from '../resource-reader';
-import type { ResourceSpec } from '../resource-spec';
 import { CheckBudget } from './check-budget';
 import type { SharedWatch } from './shared-watch';
 
@@ -133,13 +132,13 @@ export class ChangeWatch {
   }
 
   /**
-   * The generations an answer of `resource` for `principal` is keyed with, the lookup counted as a
+   * The generations an answer for `principal` that depends on `models` (models-shown.ts) is keyed with, the lookup counted as a
    * read of each model it depends on (kept watched `keepMs` after it). A model not watched yet is
    * looked at first (its baseline: the first request waits for it, the requests meanwhile share it).
    */
-  async versionOf(principal: Principal, resource: ResourceSpec, keepMs: number): Promise<WatchedVersion> {
+  async versionOf(principal: Principal, models: readonly string[], keepMs: number): Promise<WatchedVersion> {
     const now = this.now();
-    const watched = dependenciesOf(resource).map((model) => this.watch(principal, model, keepMs, now));
+    const watched = models.map((model) => this.watch(principal, model, keepMs, now));
     const pending = watched.filter((w) => !w.ready).map((w) => w.baseline);
     if (pending.length) await Promise.all(pending);
     const states = this.shared && (await this.shared.state(watched.map((w) => w.key)));
@@ -158,9 +157,9 @@ export class ChangeWatch {
     return `${uid}:${model}`;
   }
 
-  /** The tags of an answer of `resource` for `uid`. */
-  static tagsOf(uid: number, resource: ResourceSpec): string[] {
-    return dependenciesOf(resource).map((model) => ChangeWatch.tagOf(uid, model));
+  /** The tags of an answer of `uid` that depends on `models`. */
+  static tagsOf(uid: number, models: readonly string[]): string[] {
+    return models.map((model) => ChangeWatch.tagOf(uid, model));
   }
 
   /** What /readyz shows: each model watched, its last check's cost and the interval that follows from it. */
@@ -368,26 +367,4 @@ export class ChangeWatch {
     w.nextDueAt = started + (outcome === 'error' ? Math.max(ERROR_RETRY_MS, this.intervalOf(w.costMs)) : this.intervalOf(w.costMs));
     this.observer?.checked(w.model, outcome, stats.ms / 1000);
   }
-}
-
-const dependencies = new WeakMap<ResourceSpec, readonly string[]>();
-
-/**
- * The models whose changes an answer of `resource` may show: its own, and each comodel a field shows
- * more of than an id (a many2one's name, a related field, an x2many's ids or names, analytic
- * distributions' account names). A many2one given as an id is the record's own column.
- */
-function dependenciesOf(resource: ResourceSpec): readonly string[] {
-  let models = dependencies.get(resource);
-  if (!models) {
-    const found = new Set<string>([resource.model]);
-    for (const field of resource.fields) {
-      const source = field.source;
-      if (source.kind === 'many2one' && source.take === 'id') continue;
-      if ('comodel' in source && typeof source.comodel === 'string') found.add(source.comodel);
-    }
-    models = [...found];
-    dependencies.set(resource, models);
-  }
-  return models;
 }

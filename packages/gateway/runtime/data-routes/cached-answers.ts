@@ -14,6 +14,7 @@ import type { CachePolicy } from '../cache/cache-policy';
 import type { CachedAnswer } from '../cache/cache-store';
 import type { ResponseCache } from '../cache/response-cache';
 import { ChangeWatch } from '../cache/change-watch';
+import { type AnswerShows, modelsShown } from '../cache/models-shown';
 import type { DriftGaps } from '../drift/drift-gaps';
 import { ErpStats } from '../erp/erp-client';
 import type { MemoryBudget } from '../admission/memory-budget';
@@ -26,7 +27,17 @@ import { encodeJson, sendEncoded } from '../http/send-json';
 /** Reads an answer from the ERP: its body and the headers that belong to it (Deprecation). */
 type Read = (stats: ErpStats) => Promise<{ readonly body: unknown; readonly headers: Readonly<Record<string, string>> }>;
 
-export type Answerer = (req: Request, res: Response, principal: Principal, resource: ResourceSpec, asked: CachedQuery, gaps: DriftGaps | undefined, read: Read) => Promise<void>;
+/** `shows`: what the answer shows of the resource, when the route knows (its models are watched, models-shown.ts); else every field. */
+export type Answerer = (
+  req: Request,
+  res: Response,
+  principal: Principal,
+  resource: ResourceSpec,
+  asked: CachedQuery,
+  gaps: DriftGaps | undefined,
+  read: Read,
+  shows?: AnswerShows,
+) => Promise<void>;
 
 export function createAnswerer(
   /** A background refresh takes a lease of its own on it. */
@@ -65,7 +76,7 @@ export function createAnswerer(
     }
   };
 
-  return async (req, res, principal, resource, asked, gaps, read) => {
+  return async (req, res, principal, resource, asked, gaps, read, shows) => {
     const policy = cache?.policyOf(resource);
     if (!cache || !policy?.ttlS) {
       setCacheOutcome(res, 'off');
@@ -78,9 +89,10 @@ export function createAnswerer(
     // With change detection: the generations of the models the answer depends on (a model not watched
     // yet is looked at first, change-watch.ts).
     const watch = policy.watch && cache.watch?.enabled ? cache.watch : undefined;
-    const version = await watch?.versionOf(principal, resource, (policy.ttlS + policy.staleS) * 1000);
+    const models = watch ? modelsShown(resource, shows) : [];
+    const version = await watch?.versionOf(principal, models, (policy.ttlS + policy.staleS) * 1000);
     const key = cacheKeyOf(cache.namespace, principal.uid, resource, asked, gaps, version?.generation);
-    const tags = watch ? ChangeWatch.tagsOf(principal.uid, resource) : [];
+    const tags = watch ? ChangeWatch.tagsOf(principal.uid, models) : [];
     const found = await traced(
       'cache lookup',
       resource,

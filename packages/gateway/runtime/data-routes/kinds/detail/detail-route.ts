@@ -46,14 +46,23 @@ export const detailKind: DataKind =
       async answer({ id, query, expand }, call) {
         const { req, res, principal } = call;
         const headers = deprecationHeaders(resource, query.deprecated);
-        await answer(req, res, principal, resource, recordKey(id, query, expand), call.gaps(), async (stats) => {
-          const { record, unreadable, expanded } = await reader.detail(principal, resource, id, query, stats, expand);
-          const meta = { ...(unreadable.length ? { unreadable_fields: [...unreadable] } : {}), ...(expanded ? { expanded } : {}) };
-          return {
-            body: Object.keys(meta).length ? { data: record, meta } : { data: record },
-            headers: { ...headers, ...unreadableFieldsHeader(unreadable) },
-          };
-        });
+        await answer(
+          req,
+          res,
+          principal,
+          resource,
+          recordKey(id, query, expand),
+          call.gaps(),
+          async (stats) => {
+            const { record, unreadable, expanded } = await reader.detail(principal, resource, id, query, stats, expand);
+            const meta = { ...(unreadable.length ? { unreadable_fields: [...unreadable] } : {}), ...(expanded ? { expanded } : {}) };
+            return {
+              body: Object.keys(meta).length ? { data: record, meta } : { data: record },
+              headers: { ...headers, ...unreadableFieldsHeader(unreadable) },
+            };
+          },
+          { fields: query.fields, related: expand },
+        );
       },
     };
   };

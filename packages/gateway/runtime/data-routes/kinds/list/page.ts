@@ -27,9 +27,18 @@ function pageKey(query: ListQuery, expand: readonly ExpandTerm[]): CachedQuery {
 export function pageAnswer({ answer, reader }: KindDependencies) {
   return async (query: ListQuery, expand: readonly ExpandTerm[], { req, res, principal, resource, gaps }: Admitted): Promise<void> => {
     const headers = deprecationHeaders(resource, query.deprecated);
-    await answer(req, res, principal, resource, pageKey(query, expand), gaps(), async (stats) => {
-      const page = await reader.list(principal, resource, query, stats, expand);
-      return { body: page, headers: { ...headers, ...unreadableFieldsHeader(page.meta.unreadable_fields ?? []) } };
-    });
+    await answer(
+      req,
+      res,
+      principal,
+      resource,
+      pageKey(query, expand),
+      gaps(),
+      async (stats) => {
+        const page = await reader.list(principal, resource, query, stats, expand);
+        return { body: page, headers: { ...headers, ...unreadableFieldsHeader(page.meta.unreadable_fields ?? []) } };
+      },
+      { fields: query.fields, order: query.order, filterPaths: query.filters.map((term) => term.filter.erp), related: expand },
+    );
   };
 }
