@@ -285,6 +285,14 @@ async function soak(gateway: Service, all: readonly Scenario[], opts: Options): 
   };
 }
 
+/** The result of a `--X-only` run: written to bench/results/<name> and printed. */
+function writeOnly(name: string, lines: readonly string[]): void {
+  const out = join(ROOT, 'bench', 'results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, name), `${lines.join('\n')}\n`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 const f = (n: number | undefined, digits = 2) => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits));
 
 function report(
@@ -394,10 +402,7 @@ async function main(): Promise<void> {
         : expandReport(await benchExpand(sandbox.url, keys.valid, startGateway, opts.smoke ? 1 : 5, opts.smoke ? 20 : 200));
     if (expandLines.length) process.stderr.write(`bench: expand\n${expandLines.join('\n')}\n`);
     if (opts.expandOnly) {
-      const out = join(ROOT, 'bench', 'results');
-      mkdirSync(out, { recursive: true });
-      writeFileSync(join(out, 'expand.md'), `${expandLines.join('\n')}\n`);
-      process.stdout.write(`${expandLines.join('\n')}\n`);
+      writeOnly('expand.md', expandLines);
       return;
     }
     // Count by state through the aggregate route against exporting and counting on the client.
@@ -407,10 +412,7 @@ async function main(): Promise<void> {
         : aggregateReport(await benchAggregate(sandbox.url, keys.valid, warm, startGateway, opts.smoke ? 3 : 7));
     if (aggregateLines.length) process.stderr.write(`bench: aggregate\n${aggregateLines.join('\n')}\n`);
     if (opts.aggregateOnly) {
-      const out = join(ROOT, 'bench', 'results');
-      mkdirSync(out, { recursive: true });
-      writeFileSync(join(out, 'aggregate.md'), `${aggregateLines.join('\n')}\n`);
-      process.stdout.write(`${aggregateLines.join('\n')}\n`);
+      writeOnly('aggregate.md', aggregateLines);
       return;
     }
     // The exports run first, on a gateway of their own: a whole export is minutes of ERP paging.
@@ -420,18 +422,12 @@ async function main(): Promise<void> {
         : exportReport(await benchExports(sandbox.url, keys.valid, 'sandbox', startGateway));
     if (exportLines.length) process.stderr.write(`bench: exports\n${exportLines.join('\n')}\n`);
     if (opts.exportsOnly) {
-      const out = join(ROOT, 'bench', 'results');
-      mkdirSync(out, { recursive: true });
-      writeFileSync(join(out, 'exports.md'), `${exportLines.join('\n')}\n`);
-      process.stdout.write(`${exportLines.join('\n')}\n`);
+      writeOnly('exports.md', exportLines);
       return;
     }
     const feedLines = opts.soakOnly || opts.cacheOnly || opts.operateOnly ? [] : await feedSection(sandbox.url, dbPath, keys.valid, opts);
     if (opts.feedOnly) {
-      const out = join(ROOT, 'bench', 'results');
-      mkdirSync(out, { recursive: true });
-      writeFileSync(join(out, 'feed.md'), `${feedLines.join('\n')}\n`);
-      process.stdout.write(`${feedLines.join('\n')}\n`);
+      writeOnly('feed.md', feedLines);
       return;
     }
     const all = scenarios({ key: keys.valid, database: 'sandbox', rows, sample: { origin: sample.origin, scheduledDate: sample.scheduled_date } });

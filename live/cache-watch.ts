@@ -14,8 +14,8 @@
  * and a sequence), and its value put back at the end. For the checks' cost at scale (1M pickings).
  */
 import { request } from 'node:http';
-import { GATEWAY_MAIN, GATEWAY_NODE_FLAGS, startService } from '../bench/processes';
 import { adminCalls } from './admin-rpc';
+import { startLiveGateway } from './live-gateway';
 import { liveErpSettings } from './settings';
 
 const RESOURCE = process.env['LIVE_WATCH_RESOURCE'];
@@ -39,28 +39,11 @@ function get(url: string, key?: string): Promise<{ status: number; body: string 
 async function main(): Promise<void> {
   const found = liveErpSettings();
   if (!found.ok) throw new Error(`live-cache-watch: ${found.reason}`);
-  const { url, database, login, key } = found.settings;
+  const { url, database, key } = found.settings;
   const rounds = Number(process.env['LIVE_WATCH_ROUNDS'] ?? 20);
   const rpc = await adminCalls(found.settings, 'live-cache-watch');
   const [port, metricsPort] = [18_481, 18_482];
-  const gateway = await startService(
-    GATEWAY_MAIN,
-    [],
-    {
-      ERP_URL: url,
-      ERP_DATABASE: database,
-      ERP_LOGIN: login,
-      ERP_TRANSPORT: 'json2',
-      DRIFT_CHECK: 'off',
-      PORT: String(port),
-      METRICS_PORT: String(metricsPort),
-      LOG_LEVEL: 'info',
-      CACHE_DEFAULT_TTL_S: '300',
-    },
-    `http://127.0.0.1:${port}`,
-    /gateway listening/,
-    GATEWAY_NODE_FLAGS,
-  );
+  const gateway = await startLiveGateway(found.settings, url, port, { METRICS_PORT: String(metricsPort), CACHE_DEFAULT_TTL_S: '300' });
   const names = async () => (JSON.parse((await get(`${gateway.url}${PATH}`, key)).body) as { data: Record<string, unknown>[] }).data;
   let created: number | undefined;
   let rewritten: { id: number; value: unknown } | undefined;

@@ -17,8 +17,9 @@
  *
  * Prints Markdown rows and the settings; a few minutes (LIVE_DASHBOARD_SECONDS per side and load).
  */
-import { cpuSeconds, GATEWAY_MAIN, GATEWAY_NODE_FLAGS, startService, type Service } from '../bench/processes';
+import { cpuSeconds, startService, type Service } from '../bench/processes';
 import { closedLoop, directTile, gatewayTile, RESOURCE, type Sent, send, tiles } from './closed-loop';
+import { startLiveGateway } from './live-gateway';
 import { liveErpSettings } from './settings';
 
 const SECONDS = Number(process.env['LIVE_DASHBOARD_SECONDS'] ?? 20);
@@ -54,18 +55,7 @@ async function main(): Promise<void> {
   services.push(proxy);
   const startGateway = async (extra: Record<string, string>) => {
     port++;
-    const env = {
-      ERP_URL: proxy.url,
-      ERP_DATABASE: settings.database,
-      ERP_LOGIN: settings.login,
-      ERP_TRANSPORT: 'json2',
-      DRIFT_CHECK: 'off',
-      PORT: String(port),
-      LOG_LEVEL: 'info',
-      ...(settings.apiGroup ? { ERP_API_GROUP: settings.apiGroup } : {}),
-      ...extra,
-    };
-    const gateway = await startService(GATEWAY_MAIN, [], env, `http://127.0.0.1:${port}`, /gateway listening/, GATEWAY_NODE_FLAGS);
+    const gateway = await startLiveGateway(settings, proxy.url, port, extra);
     services.push(gateway);
     // The key and its read right checked once, before the clock starts.
     if (!(await send(gatewayTile(gateway.url, settings.key, { limit: '1', total: 'false' })[0] as Sent))) throw new Error('the gateway refuses LIVE_ERP_KEY');

@@ -12,10 +12,11 @@
  * the same clients, the writer still writing. `total=false`, then counted. Answers by outcome from
  * `odg_cache_answers_total`, checks from `odg_cache_checks_total`. Prints Markdown rows.
  */
-import { GATEWAY_MAIN, GATEWAY_NODE_FLAGS, startService, type Service } from '../bench/processes';
+import { startService, type Service } from '../bench/processes';
 import { byLabel, minus } from '../bench/prometheus-text';
 import { adminCalls } from './admin-rpc';
 import { closedLoop, directTile, gatewayTile, RESOURCE, type Sent, send, tiles } from './closed-loop';
+import { startLiveGateway } from './live-gateway';
 import { liveErpSettings } from './settings';
 
 const SECONDS = Number(process.env['LIVE_DASHBOARD_SECONDS'] ?? 30);
@@ -43,25 +44,7 @@ async function main(): Promise<void> {
   if (!first) throw new Error(`live-watch-mix: no record of ${RESOURCE.model}`);
   let writes = 0;
   try {
-    const gateway = await startService(
-      GATEWAY_MAIN,
-      [],
-      {
-        ERP_URL: proxy.url,
-        ERP_DATABASE: settings.database,
-        ERP_LOGIN: settings.login,
-        ERP_TRANSPORT: 'json2',
-        DRIFT_CHECK: 'off',
-        PORT: String(port),
-        METRICS_PORT: String(metricsPort),
-        LOG_LEVEL: 'info',
-        CACHE_DEFAULT_TTL_S: String(TTL_S),
-        ...(settings.apiGroup ? { ERP_API_GROUP: settings.apiGroup } : {}),
-      },
-      `http://127.0.0.1:${port}`,
-      /gateway listening/,
-      GATEWAY_NODE_FLAGS,
-    );
+    const gateway = await startLiveGateway(settings, proxy.url, port, { METRICS_PORT: String(metricsPort), CACHE_DEFAULT_TTL_S: String(TTL_S) });
     services.push(gateway);
     if (!(await send(gatewayTile(gateway.url, settings.key, { limit: '1', total: 'false' })[0] as Sent))) throw new Error('the gateway refuses LIVE_ERP_KEY');
     const metrics = `http://127.0.0.1:${metricsPort}/metrics`;

@@ -165,6 +165,23 @@ export const DATA_HEADERS = {
   ...RATE_LIMIT_HEADERS,
 };
 
+/**
+ * The 200 of a data operation: its description, the data headers, and a closed JSON object holding
+ * `properties` (`required` of them always); `more` adds other media types after the JSON one.
+ */
+export function dataResponse(
+  description: string,
+  required: readonly string[],
+  properties: Record<string, OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject>,
+  more: Record<string, OpenAPIV3_1.MediaTypeObject> = {},
+): OpenAPIV3_1.ResponseObject {
+  return {
+    description,
+    headers: DATA_HEADERS,
+    content: { 'application/json': { schema: { type: 'object', additionalProperties: false, required: [...required], properties } }, ...more },
+  };
+}
+
 /** Statuses some operation declares: only these get a response component. */
 const DECLARED = new Set([400, 401, 403, 404, 422, ...SERVER_ERRORS]);
 

@@ -1,7 +1,7 @@
 /** @module The aggregate route in the OpenAPI document: its parameters and each resource's typed groups. */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { DimensionSpec } from '../../../packages/gateway/runtime/resource-spec';
-import { DATA_HEADERS, errorResponses, filterParameter, ref, scopeSentence, SERVER_ERRORS } from '../../emit/openapi/components';
+import { dataResponse, errorResponses, filterParameter, ref, scopeSentence, SERVER_ERRORS } from '../../emit/openapi/components';
 import type { FieldModel, ResourceModel } from '../../model/catalogue-model';
 import { operationId } from '../../model/names';
 import { AGGREGATE_LIMITS, GRANULARITY_NAMES } from './aggregate-limits';
@@ -140,35 +140,25 @@ export function aggregateOperation(resource: ResourceModel): OpenAPIV3_1.Operati
       ref('IfNoneMatch', 'parameters'),
     ],
     responses: {
-      '200': {
-        description: 'The groups, in the order asked. CSV: one column per key of the groups asked; NDJSON: one group per line.',
-        headers: DATA_HEADERS,
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['data', 'meta'],
-              properties: {
-                data: { type: 'array', items: groupSchema(resource) },
-                meta: {
-                  type: 'object',
-                  additionalProperties: false,
-                  required: ['limit', 'offset', 'next_offset', 'time_zone'],
-                  properties: {
-                    limit: { type: 'integer' },
-                    offset: { type: 'integer' },
-                    next_offset: { type: ['integer', 'null'], description: 'Where the next page of groups starts; `null` when this page holds the last group.' },
-                    time_zone: { type: 'string', enum: ['UTC'], description: 'The time zone date-time buckets are cut in.' },
-                  },
-                },
-              },
+      '200': dataResponse(
+        'The groups, in the order asked. CSV: one column per key of the groups asked; NDJSON: one group per line.',
+        ['data', 'meta'],
+        {
+          data: { type: 'array', items: groupSchema(resource) },
+          meta: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['limit', 'offset', 'next_offset', 'time_zone'],
+            properties: {
+              limit: { type: 'integer' },
+              offset: { type: 'integer' },
+              next_offset: { type: ['integer', 'null'], description: 'Where the next page of groups starts; `null` when this page holds the last group.' },
+              time_zone: { type: 'string', enum: ['UTC'], description: 'The time zone date-time buckets are cut in.' },
             },
           },
-          'text/csv': { schema: { type: 'string' } },
-          'application/x-ndjson': { schema: { type: 'string' } },
         },
-      },
+        { 'text/csv': { schema: { type: 'string' } }, 'application/x-ndjson': { schema: { type: 'string' } } },
+      ),
       '304': ref('NotModified', 'responses'),
       ...errorResponses([400, 401, 403, 404, 422, ...SERVER_ERRORS]),
     },

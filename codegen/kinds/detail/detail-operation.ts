@@ -1,6 +1,6 @@
 /** @module The detail route in the OpenAPI document. */
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { DATA_HEADERS, errorResponses, expandParameter, ref, scopeSentence, SERVER_ERRORS, UNREADABLE_FIELDS } from '../../emit/openapi/components';
+import { dataResponse, errorResponses, expandParameter, ref, scopeSentence, SERVER_ERRORS, UNREADABLE_FIELDS } from '../../emit/openapi/components';
 import type { ResourceModel } from '../../model/catalogue-model';
 import { operationId, recordTypeName } from '../../model/names';
 
@@ -14,23 +14,10 @@ export function detailOperation(resource: ResourceModel): OpenAPIV3_1.OperationO
     ...(resource.deprecated ? { deprecated: true } : {}),
     parameters: [ref('Id', 'parameters'), ref('Fields', 'parameters'), expandParameter(resource), ref('IfNoneMatch', 'parameters')],
     responses: {
-      '200': {
-        description: 'The record.',
-        headers: DATA_HEADERS,
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['data'],
-              properties: {
-                data: ref(recordTypeName(resource.domain, resource.name)),
-                meta: { type: 'object', additionalProperties: false, properties: { unreadable_fields: UNREADABLE_FIELDS, expanded: ref('ExpandedMeta') } },
-              },
-            },
-          },
-        },
-      },
+      '200': dataResponse('The record.', ['data'], {
+        data: ref(recordTypeName(resource.domain, resource.name)),
+        meta: { type: 'object', additionalProperties: false, properties: { unreadable_fields: UNREADABLE_FIELDS, expanded: ref('ExpandedMeta') } },
+      }),
       '304': ref('NotModified', 'responses'),
       ...errorResponses([400, 401, 403, 404, 422, ...SERVER_ERRORS]),
     },

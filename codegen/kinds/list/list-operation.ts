@@ -1,7 +1,7 @@
 /** @module The list route in the OpenAPI document. */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, formatList } from '../../emit/export-formats';
-import { DATA_HEADERS, errorResponses, expandParameter, filterParameter, ref, scopeSentence, SERVER_ERRORS } from '../../emit/openapi/components';
+import { dataResponse, errorResponses, expandParameter, filterParameter, ref, scopeSentence, SERVER_ERRORS } from '../../emit/openapi/components';
 import type { ResourceModel } from '../../model/catalogue-model';
 import { operationId, recordTypeName } from '../../model/names';
 
@@ -44,20 +44,7 @@ export function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObj
       ref('IfNoneMatch', 'parameters'),
     ],
     responses: {
-      '200': {
-        description: 'A page of records, with an `ETag`.',
-        headers: DATA_HEADERS,
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['data', 'meta'],
-              properties: { data: { type: 'array', items: ref(record) }, meta: ref('ListMeta') },
-            },
-          },
-        },
-      },
+      '200': dataResponse('A page of records, with an `ETag`.', ['data', 'meta'], { data: { type: 'array', items: ref(record) }, meta: ref('ListMeta') }),
       '304': ref('NotModified', 'responses'),
       ...errorResponses([400, 401, 403, 404, 422, ...SERVER_ERRORS]),
     },
