@@ -155,7 +155,7 @@ export const SERVER_ERRORS = [429, 502, 503, 504];
 /** Headers of the per-key rate limits (decision D26), present only when the operator has set them. */
 const RATE_LIMIT_HEADERS = { 'RateLimit-Policy': ref('RateLimitPolicy', 'headers'), RateLimit: ref('RateLimit', 'headers') };
 /** Headers of every data answer, 200 and 304 (components.headers). */
-export const DATA_HEADERS = {
+const DATA_HEADERS = {
   ETag: ref('ETag', 'headers'),
   'Cache-Control': ref('CacheControl', 'headers'),
   Age: ref('Age', 'headers'),
