@@ -32,7 +32,8 @@ describe(runDriftCheck.name, () => {
   });
 
   // What a real Odoo 17 and 18 show (docs/compatibility.md): the catalogue names 19's order states,
-  // and 17 and 18 also lock an order in `done`; 17 cannot sort on a company-dependent field.
+  // and 17 and 18 also lock an order in `done`; 17 cannot sort on a company-dependent field, nor group
+  // on fields it does not store.
   it.each([
     ['JSON-RPC on Odoo 17', 'jsonrpc', 17],
     ['XML-RPC on Odoo 18', 'xmlrpc', 18],
@@ -54,7 +55,26 @@ describe(runDriftCheck.name, () => {
       detail: 'the ERP cannot sort on account.analytic.plan.default_applicability',
       uses: ['order applicability'],
     };
-    const problems = [...(version === 17 ? [unsortable] : []), locked('purchase/order-lines'), locked('purchase/orders')];
+    // 17 has no `groupable`: a field it does not store cannot be grouped (live 17: "Cannot convert … to SQL").
+    const ungroupable = [
+      {
+        resource: 'analytic/dimensions',
+        kind: 'not_groupable',
+        model: 'account.analytic.plan',
+        field: 'default_applicability',
+        detail: 'the ERP cannot group or aggregate account.analytic.plan.default_applicability (not stored)',
+        uses: ['dimension applicability'],
+      },
+      {
+        resource: 'fleet/services',
+        kind: 'not_groupable',
+        model: 'fleet.vehicle.log.services',
+        field: 'currency_id',
+        detail: 'the ERP cannot group or aggregate fleet.vehicle.log.services.currency_id (not stored)',
+        uses: ['dimension currency', 'dimension currency_id', 'measure currency', 'measure currency_id'],
+      },
+    ];
+    const problems = [...(version === 17 ? [unsortable, ...ungroupable] : []), locked('purchase/order-lines'), locked('purchase/orders')];
     expect(result).toEqual({ ok: true, problems, models: expect.any(Number) });
   });
 });
@@ -76,7 +96,7 @@ describe('runDriftCheck on a drifted sandbox', () => {
           kind: 'missing_field',
           field: 'reminder_days',
           detail: 'field fleet.alert.reminder_days does not exist in the ERP',
-          uses: ['field reminder_days', 'order reminder_days'],
+          uses: ['field reminder_days', 'order reminder_days', 'measure reminder_days'],
         },
       ],
     ],
@@ -96,7 +116,11 @@ describe('runDriftCheck on a drifted sandbox', () => {
     [
       'a field the ERP cannot sort',
       { unsortableFields: ['fleet.alert.due_date'] },
-      [{ ...alerts, kind: 'not_sortable', field: 'due_date', detail: 'the ERP cannot sort on fleet.alert.due_date', uses: ['default order', 'order due_date'] }],
+      [
+        { ...alerts, kind: 'not_sortable', field: 'due_date', detail: 'the ERP cannot sort on fleet.alert.due_date', uses: ['default order', 'order due_date'] },
+        // What cannot be sorted (not stored) cannot be grouped either: the aggregate route's dimension goes too.
+        { ...alerts, kind: 'not_groupable', field: 'due_date', detail: 'the ERP cannot group or aggregate fleet.alert.due_date (not stored)', uses: ['dimension due_date'] },
+      ],
     ],
     [
       'a field the ERP cannot search',

@@ -144,6 +144,7 @@ describe('Prometheus metrics (METRICS_PORT)', () => {
     expect(drift.map((s) => s.labels['kind']).sort()).toEqual([
       'missing_field',
       'missing_model',
+      'not_groupable',
       'not_searchable',
       'not_sortable',
       'selection_unknown_to_catalogue',

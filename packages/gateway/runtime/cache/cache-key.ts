@@ -34,6 +34,7 @@ function driftSignature(gaps: DriftGaps | undefined): string {
       sorted(gaps.filters.keys()),
       sorted(gaps.sortKeys.keys()),
       sorted(gaps.defaultOrderDrops),
+      sorted(gaps.aggregates.keys()),
     ]);
     signatures.set(gaps, signature);
   }

@@ -2,7 +2,8 @@
  * @module The drift comparison itself, pure: the catalogue's resources against the ERP schema
  * `fields_get` described, as a list of problems. Every ERP field the catalogue uses is checked where
  * it is used: field sources (type and relation), filter and scope paths (each hop, searchable),
- * the default order and the sortable map (sortable), and enums against selections both ways.
+ * the default order and the sortable map (sortable), the aggregate route's dimensions and measures
+ * (groupable), and enums against selections both ways.
  */
 import type { FieldSpec, ResourceSpec } from '../resource-spec';
 import { DriftProblems, type DriftProblem } from './drift-problem';
@@ -44,6 +45,8 @@ class ResourceComparison {
     for (const term of resource.scope) this.path(term.erp, 'scope');
     for (const name of orderFields(resource.defaultOrder)) this.sortable(name, 'default order');
     for (const [api, erp] of Object.entries(resource.sortable)) this.sortable(erp, `order ${api}`);
+    for (const dimension of resource.aggregate?.dimensions ?? []) this.groupable(dimension.erp, `dimension ${dimension.name}`);
+    for (const measure of resource.aggregate?.measures ?? []) this.groupable(measure.erp, `measure ${measure.name}`);
   }
 
   private add(kind: DriftProblem['kind'], model: string, field: string, detail: string, use: string): void {
@@ -156,6 +159,18 @@ class ResourceComparison {
     const model = this.resource.model;
     const field = this.field(model, name, use);
     if (field?.sortable === false) this.add('not_sortable', model, name, `the ERP cannot sort on ${model}.${name}`, use);
+  }
+
+  /**
+   * A grouped read (the aggregate route) needs a field the ERP can group: `groupable` from 18 on (a
+   * related field that is not stored can be); on 17, which has no such attribute, a stored column.
+   * Odoo refuses the others ("Cannot convert … to SQL").
+   */
+  private groupable(name: string, use: string): void {
+    const model = this.resource.model;
+    const field = this.field(model, name, use);
+    if (field && (field.groupable ?? field.store !== false) === false)
+      this.add('not_groupable', model, name, `the ERP cannot group or aggregate ${model}.${name} (not stored)`, use);
   }
 
   private mismatch(model: string, name: string, detail: string, use: string): void {

@@ -29,6 +29,8 @@ export interface DriftGaps {
   readonly sortKeys: ReadonlyMap<string, string>;
   /** ERP fields of the default order that the ERP cannot sort on (left out of it). */
   readonly defaultOrderDrops: ReadonlySet<string>;
+  /** Aggregate dimensions and measures (API names) the ERP cannot group or aggregate, with the reason. */
+  readonly aggregates: ReadonlyMap<string, string>;
 }
 
 export const NO_GAPS: DriftGaps = Object.freeze({
@@ -37,12 +39,15 @@ export const NO_GAPS: DriftGaps = Object.freeze({
   filters: new Map<string, string>(),
   sortKeys: new Map<string, string>(),
   defaultOrderDrops: new Set<string>(),
+  aggregates: new Map<string, string>(),
 });
 
 /** Kinds that make a filter or the scope impossible to send. */
 const BREAKS_SEARCH: ReadonlySet<DriftKind> = new Set(['missing_model', 'missing_field', 'not_searchable']);
 /** Kinds that make a sort key impossible to send. */
 const BREAKS_SORT: ReadonlySet<DriftKind> = new Set(['missing_model', 'missing_field', 'not_sortable']);
+/** Kinds that make a grouped read on a field impossible. */
+const BREAKS_GROUPING: ReadonlySet<DriftKind> = new Set(['missing_model', 'missing_field', 'not_groupable']);
 
 export function driftGapsOf(resource: ResourceSpec, problems: readonly DriftProblem[]): DriftGaps {
   const mine = problems.filter((p) => p.resource === resource.path);
@@ -68,16 +73,18 @@ export function driftGapsOf(resource: ResourceSpec, problems: readonly DriftProb
   const filters = new Map<string, string>();
   const sortKeys = new Map<string, string>();
   const defaultOrderDrops = new Set<string>();
+  const aggregates = new Map<string, string>();
   for (const problem of mine) {
     const reason = `${qualified(problem)}: ${problem.detail} (catalogue drift)`;
     for (const use of problem.uses) {
       if (use.startsWith('filter ') && BREAKS_SEARCH.has(problem.kind)) filters.set(use.slice('filter '.length), reason);
       else if (use.startsWith('order ') && BREAKS_SORT.has(problem.kind)) sortKeys.set(use.slice('order '.length), reason);
       else if (use === 'default order' && BREAKS_SORT.has(problem.kind)) defaultOrderDrops.add(problem.field);
+      else if ((use.startsWith('dimension ') || use.startsWith('measure ')) && BREAKS_GROUPING.has(problem.kind)) aggregates.set(use.slice(use.indexOf(' ') + 1), reason);
     }
   }
-  if (!erpFields.size && !apiFields.size && !filters.size && !sortKeys.size && !defaultOrderDrops.size) return NO_GAPS;
-  return { erpFields, apiFields, filters, sortKeys, defaultOrderDrops };
+  if (!erpFields.size && !apiFields.size && !filters.size && !sortKeys.size && !defaultOrderDrops.size && !aggregates.size) return NO_GAPS;
+  return { erpFields, apiFields, filters, sortKeys, defaultOrderDrops, aggregates };
 }
 
 function qualified(problem: DriftProblem): string {

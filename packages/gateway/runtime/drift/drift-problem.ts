@@ -18,6 +18,8 @@ export const DRIFT_KINDS = {
   not_sortable: 'ERP cannot sort on the field',
   /** A filter or scope field the ERP cannot search on. */
   not_searchable: 'ERP cannot search on the field',
+  /** An aggregate dimension or measure on a field the ERP cannot group or aggregate (not groupable; on 17, not stored). */
+  not_groupable: 'ERP cannot group or aggregate on the field',
 } as const;
 
 export type DriftKind = keyof typeof DRIFT_KINDS;

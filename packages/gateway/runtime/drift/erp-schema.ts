@@ -5,7 +5,8 @@
 import type { ResourceSpec } from '../resource-spec';
 
 /** The `fields_get` attributes the drift check asks for (nothing more: the answer stays small). */
-export const FIELD_ATTRIBUTES = ['type', 'relation', 'selection', 'store', 'sortable', 'searchable'] as const;
+/** `groupable` exists from 18 on; on 17 a grouped read needs a stored column (`store`). */
+export const FIELD_ATTRIBUTES = ['type', 'relation', 'selection', 'store', 'sortable', 'searchable', 'groupable'] as const;
 
 export interface ErpField {
   readonly type: string;
@@ -14,6 +15,7 @@ export interface ErpField {
   readonly store?: boolean;
   readonly sortable?: boolean;
   readonly searchable?: boolean;
+  readonly groupable?: boolean;
 }
 
 /** Model → its fields, or `null` when the ERP has no such model. */

@@ -56,7 +56,7 @@ function assertServable(query: AggregateQuery, gaps: DriftGaps | undefined): voi
   for (const { spelling, name, erp } of asked) {
     if (gaps.erpFields.has(erp)) throw driftUnavailable(`${spelling} is unavailable: the ERP has no field ${erp} on this model (catalogue drift).`);
     // A field the ERP does not store cannot be sorted on, nor grouped or aggregated (Odoo: "Cannot convert ... to SQL").
-    const unstored = gaps.sortKeys.get(name);
+    const unstored = gaps.aggregates.get(name) ?? gaps.sortKeys.get(name);
     if (unstored) throw driftUnavailable(`${spelling} is unavailable: ${unstored}.`);
   }
 }
