@@ -88,7 +88,9 @@ async function main(): Promise<void> {
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
     console.log(`| ERP | ${url} (${database}), ${PATH}, JSON-2, CACHE_WATCH_SHARE_PCT=${process.env['CACHE_WATCH_SHARE_PCT'] ?? 2} |`);
     console.log('| --- | --- |');
-    console.log(`| renames seen in the cached list (TTL 300 s) | ${delays.length}: p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${sorted.at(-1)} ms |`);
+    console.log(
+      `| renames seen in the cached list (TTL 300 s) | ${delays.length}: p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, p99 ${at(0.99)} ms, max ${sorted.at(-1)} ms (in order: ${delays.join(', ')}) |`,
+    );
     console.log(`| ERP time of checks / run | ${seconds.toFixed(2)} s / ${elapsed.toFixed(0)} s = ${((100 * seconds) / elapsed).toFixed(2)} % of one worker |`);
     for (const [model, m] of Object.entries(ready.cache_watch?.models ?? {})) console.log(`| ${model} | check ${m.check_ms} ms, interval ${m.interval_ms} ms |`);
   }

@@ -5,14 +5,15 @@
  * real Odoo as `make bench` measures it on the sandbox, bench/cache-bench.ts).
  *
  * A gateway (the production process, JSON-2, TTL 300 s, change detection at its defaults,
- * METRICS_PORT) behind the counting proxy; LIVE_DASHBOARD_CLIENTS (64) closed-loop clients poll the
- * ten `stock/pickings` tiles for LIVE_DASHBOARD_SECONDS (30) while the administrator rewrites the
+ * METRICS_PORT) behind the counting proxy; LIVE_DASHBOARD_CLIENTS (64) connections (autocannon: the
+ * gateway keeps them open) poll the ten `stock/pickings` tiles for LIVE_DASHBOARD_SECONDS (30) while the administrator rewrites the
  * `origin` of the first picking by id (on the five first-page tiles) once a second, its value put
  * back at the end; then the same tiles sent to Odoo directly as the ERP calls the gateway sends, by
- * the same clients, the writer still writing. `total=false`, then counted. Answers by outcome from
+ * as many closed-loop clients (Odoo closes the connection after every answer: each client times its
+ * answer and sends the next), the writer still writing. `total=false`, then counted. Answers by outcome from
  * `odg_cache_answers_total`, checks from `odg_cache_checks_total`. Prints Markdown rows.
  */
-import { startService, type Service } from '../bench/processes';
+import { runLoad, startService, type Service } from '../bench/processes';
 import { byLabel, minus } from '../bench/prometheus-text';
 import { adminCalls } from './admin-rpc';
 import { closedLoop, directTile, gatewayTile, RESOURCE, type Sent, send, tiles } from './closed-loop';
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
     if (!(await send(gatewayTile(gateway.url, settings.key, { limit: '1', total: 'false' })[0] as Sent))) throw new Error('the gateway refuses LIVE_ERP_KEY');
     const metrics = `http://127.0.0.1:${metricsPort}/metrics`;
     console.log(
-      `ERP ${settings.url} (${settings.database}), ${RESOURCE.path}, closed loop, ${CLIENTS} clients, ${SECONDS} s per side, TTL ${TTL_S} s, change detection at its defaults, one write a second (picking ${first.id}'s ${FIELD}), load average ${(await import('node:os')).loadavg()[0]?.toFixed(1)}\n`,
+      `ERP ${settings.url} (${settings.database}), ${RESOURCE.path}, ${CLIENTS} connections to the gateway (autocannon) and ${CLIENTS} closed-loop clients to Odoo, ${SECONDS} s per side, TTL ${TTL_S} s, change detection at its defaults, one write a second (picking ${first.id}'s ${FIELD}), load average ${(await import('node:os')).loadavg()[0]?.toFixed(1)}\n`,
     );
     console.log('| Tiles | Answers (by outcome) | From the cache | Gateway | Odoo directly | Ratio | Checks in the run | ERP calls received through the gateway |');
     console.log('| --- | --- | ---: | --- | --- | ---: | --- | --- |');
@@ -66,11 +67,16 @@ async function main(): Promise<void> {
         }
       })();
       const writesBefore = writes;
-      const viaGateway = await closedLoop(
-        queries.map((q) => gatewayTile(gateway.url, settings.key, q)),
-        CLIENTS,
-        SECONDS,
-      );
+      // The gateway keeps its connections open: autocannon (bench/load-generator.ts, a process of its own)
+      // measures it without the fetch client's own CPU in the way; Odoo closes its connections after
+      // every answer, so it is measured by the closed-loop client (live/closed-loop.ts).
+      const viaGateway = await runLoad({
+        origin: gateway.url,
+        requests: queries.map((q) => ({ method: 'GET', path: `/api/v1/${RESOURCE.path}?${new URLSearchParams(q)}`, headers: { Authorization: `Bearer ${settings.key}` } })),
+        connections: CLIENTS,
+        duration: SECONDS,
+      });
+      const gatewayUnexpected = viaGateway.errors + Object.entries(viaGateway.statuses).reduce((n, [status, count]) => n + (status === '200' ? 0 : count), 0);
       const writesDuring = writes - writesBefore;
       const answers = minus(await byLabel(metrics, 'odg_cache_answers_total', 'outcome'), answersBefore);
       const checks = minus(await byLabel(metrics, 'odg_cache_checks_total', 'outcome'), checksBefore);
@@ -84,11 +90,11 @@ async function main(): Promise<void> {
       await writer;
       const answered = Object.values(answers).reduce((a, b) => a + b, 0);
       const hitShare = (100 * (answers['hit'] ?? 0)) / Math.max(1, answered);
-      const g = viaGateway.answers / viaGateway.seconds;
+      const g = viaGateway.rps;
       const d = direct.answers / direct.seconds;
       const erpCalls = Object.fromEntries(Object.entries(erp).filter(([method]) => method === 'search_read' || method === 'search_count'));
       console.log(
-        `| ${counted ? 'counted (page and count)' : '`total=false`'} | ${answered} (${list(answers)}) | **${hitShare.toFixed(1)} %** | ${g.toFixed(0)} answers/s, p50 ${viaGateway.p50.toFixed(1)} ms, p99 ${viaGateway.p99.toFixed(1)} ms | ${d.toFixed(1)} answers/s, p50 ${direct.p50.toFixed(0)} ms | **${(g / d).toFixed(0)}x** | ${list(checks)} (${writesDuring} writes meanwhile) | ${list(erpCalls)} (unexpected statuses: ${viaGateway.unexpected + direct.unexpected}) |`,
+        `| ${counted ? 'counted (page and count)' : '`total=false`'} | ${answered} (${list(answers)}) | **${hitShare.toFixed(1)} %** | ${g.toFixed(0)} answers/s, p50 ${viaGateway.p50.toFixed(1)} ms, p99 ${viaGateway.p99.toFixed(1)} ms (unexpected: ${gatewayUnexpected}) | ${d.toFixed(1)} answers/s, p50 ${direct.p50.toFixed(0)} ms (unexpected: ${direct.unexpected}) | **${(g / d).toFixed(0)}x** | ${list(checks)} (${writesDuring} writes meanwhile) | ${list(erpCalls)} |`,
       );
     }
   } finally {

@@ -3,7 +3,7 @@
  * own caching for five minutes, in front of the live ERP; an administrator creates, renames and
  * deletes a record of a resource, and renames a vendor that purchase/orders shows: each change
  * reaches the cached answers within seconds, as the ERP (read straight, as the technical account)
- * holds it. Its ERP calls (`search_count([])`, the records written since a second) are the ones this
+ * holds it. Its ERP call (`web_search_read`: the count and the records written last) is the one this
  * check proves Odoo answers. Everything created is deleted and the name restored,
  * whatever happens.
  */

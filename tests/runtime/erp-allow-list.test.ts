@@ -38,6 +38,7 @@ describe('the ERP method allow-list', () => {
       'read_group',
       'search_count',
       'search_read',
+      'web_search_read',
     ]);
   });
 

@@ -151,3 +151,27 @@ describe('search_read', () => {
     });
   }
 });
+
+describe('web_search_read (module web, reference 8.3)', () => {
+  const order = 'write_date desc, id desc';
+  for (const version of V) {
+    test(`${version} the records search_read gives for a flat specification, and length: the count when the page is full, the page's length when not`, () => {
+      const box = boxes[version];
+      const context = { active_test: false };
+      const all = box.call('fleet.vehicle', 'search_count', [[]], {}, { context }) as number;
+      const page = (limit: number) => box.call('fleet.vehicle', 'web_search_read', [[], { write_date: {}, model_id: {} }], { order, limit }, { context });
+      const read = (limit: number) => box.call('fleet.vehicle', 'search_read', [[], ['write_date', 'model_id']], { order, limit, load: '' }, { context });
+      expect(page(3)).toEqual({ length: all, records: read(3) });
+      expect(page(all + 5)).toEqual({ length: all, records: read(all + 5) });
+      expect(box.call('fleet.vehicle', 'web_search_read', [[['id', '=', -1]], { write_date: {} }], {})).toEqual({ length: 0, records: [] });
+      // count_limit reached: the page's own length; force_search_count: the count, limited.
+      expect((box.call('fleet.vehicle', 'web_search_read', [[], {}], { limit: 3, count_limit: 3 }, { context }) as { length: number }).length).toBe(3);
+      expect((box.call('fleet.vehicle', 'web_search_read', [[], {}], { limit: 3, offset: 1, count_limit: 2 }, { context }) as { length: number }).length).toBe(4);
+    });
+
+    test(`${version} a nested specification is refused as not supported by the sandbox`, () => {
+      const error = boxes[version].error('fleet.vehicle', 'web_search_read', [[], { model_id: { fields: { display_name: {} } } }], {});
+      expect(error.message).toContain('flat specifications only');
+    });
+  }
+});

@@ -12,19 +12,23 @@
  * `CacheStore.drop`; Redis lets them expire). An answer being read while the change is seen is stored
  * under the generation its request began with: it is never served after the change.
  *
- * A check is two calls on the model, made with the key of the account whose answers it vouches
- * for (record rules differ by account), on every record archived or not (`active_test: false`):
- * - `search_count([])`: a deletion lowers the count (a record created and deleted between two checks
- *   changes nothing anyone was served; a creation with a deletion is seen by the next call);
- * - the ids and `write_date`s of the records written since the last check, less the settle window:
- *   writes, archivings and creations (a record is created with its `write_date`). Odoo stamps `write_date` with the time its transaction began,
+ * A check is one call on the model (`web_search_read`, resource-reader.ts `latestWrites`), made with
+ * the key of the account whose answers it vouches for (record rules differ by account), on every
+ * record archived or not (`active_test: false`), which answers two things:
+ * - how many records there are: a deletion lowers the count (a record created and deleted between two
+ *   checks changes nothing anyone was served; a creation with a deletion is seen by the next call);
+ * - the ids and `write_date`s of the records written last, newest first, of which those since the last
+ *   check, less the settle window, are its writes, archivings and creations (a record is created with
+ *   its `write_date`). One call where there were two (a count, then the written records): on a real
+ *   Odoo a call's own cost (the key checked, the request) is most of a cheap check's, so this halves
+ *   it, and the interval with it. Odoo stamps `write_date` with the time its transaction began,
  *   in whole seconds as answered, so a record committed late, or written twice within one second, may
  *   show a pair already seen: a pair first seen before its second has settled (its second plus the
  *   settle window, CACHE_WATCH_SETTLE_MS) counts as a change once more when it has. A change is
  *   therefore seen within one interval, and one made by a transaction longer than that, or repeated
  *   within the second, within the settle window plus one interval.
  *
- * How often: each check's cost (the ERP time of its two calls) is measured, and the next check of
+ * How often: each check's cost (the ERP time of its call) is measured, and the next check of
  * that (account, model) comes `max(CACHE_WATCH_MIN_INTERVAL_MS, cost × watched / share)` later, where
  * `watched` is the number of (account, model) pairs watched and `share` CACHE_WATCH_SHARE: all checks
  * together keep the ERP busy at most that share of one worker's time. Checks run one at a time
@@ -50,7 +54,7 @@ import type { Principal } from '../admission/auth';
 import type { WatchSettings } from '../config';
 import { ErpStats } from '../erp/erp-client';
 import { outsideRequests } from '../request/request-context';
-import { erpSecond, secondOf } from '../query/changed-since';
+import { secondOf } from '../query/changed-since';
 import type { ResourceReader } from '../resource-reader';
 import { CheckBudget } from './check-budget';
 import type { SharedWatch } from './shared-watch';
@@ -308,13 +312,10 @@ export class ChangeWatch {
     const window = Math.floor((fresh ? started : w.checkedAt) / 1000) - Math.ceil(this.settings.settleMs / 1000) - 1;
     let outcome: 'unchanged' | 'changed' | 'baseline' | 'error' = fresh ? 'baseline' : 'unchanged';
     try {
-      const count = await this.reader.count(w.principal, target, [], stats);
-      const written = await this.reader.scan(
-        w.principal,
-        target,
-        { domain: [['write_date', '>=', erpSecond(window)]], fields: ['id', 'write_date'], order: 'id asc', limit: WRITTEN_LIMIT + 1 },
-        stats,
-      );
+      const latest = await this.reader.latestWrites(w.principal, target, WRITTEN_LIMIT + 1, stats);
+      const count = latest.count;
+      // Newest first: those of the window are what was written since the last look.
+      const written = latest.rows.filter((row) => (secondOf(row['write_date']) ?? Number.NEGATIVE_INFINITY) >= window);
       const settledBefore = Math.floor(started / 1000) - Math.ceil(this.settings.settleMs / 1000);
       const seen = new Map<number, { second: number; settled: boolean }>();
       let changed = count !== w.count || written.length > WRITTEN_LIMIT;

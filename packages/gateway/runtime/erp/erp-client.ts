@@ -29,6 +29,8 @@ export const ALLOWED_METHODS: ReadonlySet<string> = new Set([
   // Grouped reads of the aggregate route: formatted_read_group on 19 and later, read_group before.
   'read_group',
   'formatted_read_group',
+  // Change detection's check (cache/change-watch.ts): the latest writes and the count in one call (module web, 17 and later).
+  'web_search_read',
   'fields_get',
   'context_get',
   'has_group',

@@ -20,6 +20,8 @@ function baseMethods(version: OdooVersion): MethodSpec[] {
     model('search', req('domain'), opt('offset'), opt('limit'), opt('order')),
     model('search_read', opt('domain'), opt('fields'), opt('offset'), opt('limit'), opt('order'), KWARGS('read_kwargs')),
     model('search_count', req('domain'), opt('limit')),
+    // Module web's, on every model of an Odoo with the web client (every one): 17 and later take a specification.
+    model('web_search_read', req('domain'), req('specification'), opt('offset'), opt('limit'), opt('order'), opt('count_limit')),
     records('read', opt('fields'), opt('load')),
     model('fields_get', opt('allfields'), opt('attributes')),
     model('read_group', req('domain'), req('fields'), req('groupby'), opt('offset'), opt('limit'), opt('orderby'), opt('lazy')),

@@ -167,14 +167,48 @@ const searchRead: Handler = (request) => {
   return readRecords(readContext(request), request.model, fields, source, { displayNames: load === '_classic_read', x2manyActiveTest: true });
 };
 
-const searchCount: Handler = (request) => {
+const searchCount: Handler = (request) => countOf(request, arg(request, 'domain'), limitArg(arg(request, 'limit')));
+
+/** `search_count(domain, limit)`: the records the domain finds (with `active_test`), `limit` at most. */
+function countOf(request: Request, domain: unknown, limit: number | null): number {
   request.access.check(request.env.uid, request.model.name, 'read');
-  const where = compileDomain(domainContext(request), request.model, arg(request, 'domain'));
-  const limit = limitArg(arg(request, 'limit'));
+  const where = compileDomain(domainContext(request), request.model, domain);
   const table = raw(quoteIdent(request.model.table));
   const query =
     limit === null ? sql`SELECT COUNT(*) AS "n" FROM ${table} t WHERE ${where}` : sql`SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM ${table} t WHERE ${where} LIMIT ${param(limit)})`;
   return request.statements.get<{ n: number }>(query)?.n ?? 0;
+}
+
+/**
+ * web's `web_search_read` (17 and later; addons/web/models/models.py): the records `search_fetch`
+ * finds, read by a specification, and `length`: none found, 0; the page full (`len == limit`, the
+ * count limit not reached) or context `force_search_count`, `search_count(domain, limit=count_limit)`;
+ * else offset plus the page's length. The sandbox reads flat specifications (`{"field": {}}`: a
+ * many2one as its bare id, an x2many as its ids, as web_read gives them); a nested one (`"fields"`,
+ * `"limit"`, `"order"` inside) is refused as not supported here.
+ */
+const webSearchRead: Handler = (request) => {
+  const specification = arg(request, 'specification');
+  if (specification === null || typeof specification !== 'object' || Array.isArray(specification)) {
+    throw valueError(`web_search_read: specification must be a dict of field names, got ${pyRepr(specification)}`);
+  }
+  const names = Object.keys(specification);
+  for (const [name, inner] of Object.entries(specification as Record<string, unknown>)) {
+    if (inner !== null && typeof inner === 'object' && Object.keys(inner).length > 0) {
+      throw valueError(`web_search_read: the sandbox reads flat specifications only ({"${name}": {}})`);
+    }
+  }
+  const domain = arg(request, 'domain');
+  const [offset, limit, countLimit] = [offsetArg(arg(request, 'offset')), limitArg(arg(request, 'limit')), limitArg(arg(request, 'count_limit'))];
+  const source = searchSource(request, domain, limit, offset, arg(request, 'order'));
+  const fields = resolveFieldNames(request.version, request.model, names);
+  const records = readRecords(readContext(request), request.model, fields, source, { displayNames: false, x2manyActiveTest: true });
+  if (!records.length) return { length: 0, records: [] };
+  const current = records.length + offset;
+  const countLimitReached = Boolean(countLimit) && (countLimit as number) <= current;
+  const force = pyTruthy(request.env.context['force_search_count']);
+  const length = limit && ((records.length === limit && !countLimitReached) || force) ? countOf(request, domain, countLimit) : current;
+  return { length, records };
 };
 
 /** `read`: ids order kept, missing ids dropped, archived rows returned; nothing read for no ids. */
@@ -307,6 +341,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   search,
   search_read: searchRead,
   search_count: searchCount,
+  web_search_read: webSearchRead,
   read,
   fields_get: fieldsGetHandler,
   read_group: readGroupHandler,
