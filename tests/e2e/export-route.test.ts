@@ -101,8 +101,8 @@ describe('the export route', () => {
     expect(lines.every((line) => typeof line._removed === 'boolean')).toBe(true);
   });
 
-  it('is charged as a list against the key rate limit, on either path', async () => {
-    const limited = await startStack({ env: { RATE_LIMIT_POINTS: '10', RATE_LIMIT_WINDOW_SECONDS: '600', RATE_LIMIT_COSTS: 'list=4,counted_list=1,detail=1' } });
+  it('is charged as an export (its own kind) against the key rate limit, on either path', async () => {
+    const limited = await startStack({ env: { RATE_LIMIT_POINTS: '10', RATE_LIMIT_WINDOW_SECONDS: '600', RATE_LIMIT_COSTS: 'export=4,list=1,counted_list=1,detail=1' } });
     try {
       const first = await limited.get('/api/v1/fleet/vehicles/export?fields=id').buffer(true).parse(asText);
       expect([first.status, first.headers['ratelimit']]).toEqual([200, expect.stringMatching(/^"per-key";r=6;t=[0-9]+$/)]);

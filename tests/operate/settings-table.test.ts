@@ -104,6 +104,7 @@ describe('the settings table (runtime/settings.ts)', () => {
       counted_list: 1,
       aggregate: 1,
       expanded: 1,
+      export: 1,
       detail: 1,
       not_modified: 1,
       cached: 1,

@@ -21,7 +21,11 @@ describe('per-key limits, shared state and workers settings', () => {
       REDIS_URL: 'rediss://user:pw@redis.example.org:6380/2',
       WORKERS: '4',
     });
-    expect(config.rateLimit).toEqual({ points: 600, windowSeconds: 60, costs: { list: 1, counted_list: 3, detail: 1, expanded: 1, aggregate: 1, not_modified: 0, cached: 1 } });
+    expect(config.rateLimit).toEqual({
+      points: 600,
+      windowSeconds: 60,
+      costs: { list: 1, counted_list: 3, detail: 1, expanded: 1, export: 1, aggregate: 1, not_modified: 0, cached: 1 },
+    });
     expect(config.redis).toEqual({ url: 'rediss://user:pw@redis.example.org:6380/2', timeoutMs: 200, keyPrefix: 'odg:' });
     expect(config.workers).toBe(4);
     expect(loadConfig({ ...base, WORKERS: 'auto' }).workers).toBeGreaterThanOrEqual(1);

@@ -13,15 +13,17 @@ var ROUTE_KINDS = {
    * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
    * (CSV, NDJSON or Parquet) or a page of the change feed (`changed_since`). A page that counts its matches
    * (`total=true`: two ERP calls) is `counted_list`, any other `list`; a page that expands relations
-   * (`expand`: one more ERP call per relation) is `expanded`.
+   * (`expand`: one more ERP call per relation) is `expanded`; an export (`format=csv`…, for old
+   * clients) is `export`, as on the export route.
    */
-  list: { path: "", costs: ["list", "counted_list", "expanded"] },
+  list: { path: "", costs: ["list", "counted_list", "expanded", "export"] },
   /**
    * `GET /api/v1/<domain>/<resource>/export`: every matching record as a file in one of
-   * EXPORT_FORMATS, streamed. Charged as a list, as an export on the list route is. Declared before
-   * the detail route, whose `/:id` would take its path.
+   * EXPORT_FORMATS, streamed: `export`, a kind of its own (every matching record, page after page
+   * from the ERP), as an export on the list route is. Declared before the detail route, whose `/:id`
+   * would take its path.
    */
-  export: { path: "/export", costs: ["list"] },
+  export: { path: "/export", costs: ["export"] },
   /**
    * `GET /api/v1/<domain>/<resource>/aggregate`: the records grouped by the resource's dimensions,
    * counted and measured by the ERP in one grouped read (JSON, CSV or NDJSON).
@@ -71,7 +73,7 @@ var SETTINGS = {
   CACHE_MAX_TTL_S: { default: 300, min: 0, max: MAX_CACHE_SECONDS, description: "Ceiling of every TTL and stale window, the catalogue's included; `0` turns the cache off everywhere." },
   CACHE_MAX_BYTES: { shown: "a quarter of `MEMORY_BUDGET_BYTES` (24 MiB with its default), at most 32 MiB", min: 0, accepts: "0 to half of `MEMORY_BUDGET_BYTES`", description: "Bytes the in-memory response cache may hold, charged to `MEMORY_BUDGET_BYTES` while held; `0` turns the cache off. An answer larger than a quarter of it is not kept." },
   CACHE_WATCH: { default: "on", values: ["on", "off"], description: 'Change detection for cached answers: while a model has cached answers that are being read, the gateway checks now and then whether anything in it changed (writes, creations, archivings, deletions) and drops the answers that depend on it, those of resources that show its records\' names included. `off`: answers are bound by their TTL alone. A resource opts out with `cache.watch: false` in the catalogue. See "Change detection".' },
-  CACHE_WATCH_SHARE_PCT: { default: 2, min: 1, max: 50, description: "The most of one ERP worker's time all change checks together take, in percent: each check's cost is measured, and the next check of that model waits its cost \xD7 the models watched \xF7 this share (at least `CACHE_WATCH_MIN_INTERVAL_MS`)." },
+  CACHE_WATCH_SHARE_PCT: { default: 2, min: 1, max: 50, description: "The most of one ERP worker's time all change checks together take, in percent: each check's cost is measured, and the next check of that model waits its cost \xD7 the models watched \xF7 this share (at least `CACHE_WATCH_MIN_INTERVAL_MS`); a budget counts every check, the first ones included, and delays the next until it is paid for, so the sum never exceeds the share." },
   CACHE_WATCH_MIN_INTERVAL_MS: { default: 1e3, min: 100, max: 36e5, description: "The shortest time between two change checks of one model (where checks are cheap: an indexed `write_date`, a small table)." },
   CACHE_WATCH_SETTLE_MS: { default: 1e4, min: 0, max: 36e5, description: "How long after its `write_date` a write may still commit (Odoo stamps a record with the time its transaction began): a record seen written within this window counts as a change once more when the window has passed, so a long transaction or a second write within the same second is seen within this window plus one check interval." },
   CLIENT_WRITE_TIMEOUT_MS: { default: 1e4, min: 1e3, max: 6e5, description: "A connection whose answer has not moved for this long (no byte of it taken on its way to the client: its client stopped reading) is dropped, with what it held; a client still reading, however slowly, is kept." },
@@ -83,7 +85,7 @@ var SETTINGS = {
   AUTH_CHECK_LIMIT: { default: 300, min: 1, max: 1e7, description: "Key checks sent to the ERP per window, all client addresses together; past it a key not already known gets 429 `rate_limited` (keys already validated keep working). With `AUTH_CACHE_TTL_MS=0` every request is a key check: raise this cap to the request rate." },
   RATE_LIMIT_POINTS: { shown: "(empty: off)", min: 1, max: 1e8, description: 'Per-key rate limit (decision D26): points each API key may spend per window; each request costs its kind\'s points (`RATE_LIMIT_COSTS`); past them **429** `rate_limited` with `Retry-After`, the ERP not asked. See "Rate limits".' },
   RATE_LIMIT_WINDOW_SECONDS: { default: 60, min: 1, max: 86400, description: "That window, in whole seconds. Only with `RATE_LIMIT_POINTS`." },
-  RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(","), accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`, or an export), `counted_list` (a page with its count: two ERP calls), `aggregate` (a summary by group: one grouped read), `detail`, `expanded` (a page or a record with `expand`: one more ERP call per relation), `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list`, `aggregate`, `detail` and `expanded` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
+  RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(","), accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `expanded` (a page or a record with `expand`: one more ERP call per relation), `export` (every matching record as CSV, NDJSON or Parquet: page after page from the ERP), `aggregate` (a summary by group: one grouped read), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list`, `expanded`, `export`, `aggregate` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
   REDIS_URL: { shown: "(empty: each process's memory)", accepts: "a `redis://` or `rediss://` URL", description: 'A Redis that several gateway processes share (user, password and database number allowed; never logged): the failed-authentication limits, the cap of key checks and the per-key limits are then counted there, for all processes together. See "Several processes and machines".' },
   REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 1e4, description: "Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits), going on from the counts Redis last gave it, until Redis answers again. Only with `REDIS_URL`." },
   REDIS_KEY_PREFIX: { default: "odg:", accepts: "1 to 64 letters, digits or `:_.-`", description: "Prefix of every key the gateway writes in Redis, so that several gateways can share one Redis. Only with `REDIS_URL`." },

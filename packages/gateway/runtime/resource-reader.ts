@@ -146,11 +146,12 @@ export class ResourceReader {
   }
 
   /**
-   * The `limit` records written last (`id` and `write_date`, newest first) and how many records have
-   * a `write_date` (archived ones too), in one call: web's `web_search_read` (Odoo 17 and later), whose
-   * `length` is the full count when the page is full and the page's own length otherwise. The domain
-   * keeps NULL dates out, which PostgreSQL would sort first, and the order is the one an index on
-   * `write_date` serves.
+   * The `limit` records written last (`id` and `write_date`, newest first; a record without a
+   * `write_date`, which Odoo's ORM never leaves, first of all, as PostgreSQL sorts NULL) and how many
+   * records there are (archived ones too), in one call: web's `web_search_read` (Odoo 17 and later),
+   * whose `length` is the full count when the page is full and the page's own length otherwise. No
+   * domain: a filter on `write_date` would make PostgreSQL's count scan it (67 ms against 175–200 ms on
+   * a million pickings), and the order is the one an index on `write_date` serves, backwards.
    */
   async latestWrites(principal: Principal, resource: Pick<ResourceSpec, 'model'>, limit: number, stats: ErpStats): Promise<{ count: number; rows: ErpRow[] }> {
     const answer = await this.call(
@@ -158,7 +159,7 @@ export class ResourceReader {
       resource.model,
       'web_search_read',
       null,
-      { domain: [['write_date', '!=', false]], specification: { write_date: {} }, order: 'write_date desc, id desc', limit },
+      { domain: [], specification: { write_date: {} }, order: 'write_date desc, id desc', limit },
       stats,
     );
     const { length, records } = (answer ?? {}) as { length?: unknown; records?: unknown };

@@ -31,15 +31,17 @@ const ROUTE_KINDS = {
    * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
    * (CSV, NDJSON or Parquet) or a page of the change feed (`changed_since`). A page that counts its matches
    * (`total=true`: two ERP calls) is `counted_list`, any other `list`; a page that expands relations
-   * (`expand`: one more ERP call per relation) is `expanded`.
+   * (`expand`: one more ERP call per relation) is `expanded`; an export (`format=csv`…, for old
+   * clients) is `export`, as on the export route.
    */
-  list: { path: '', costs: ['list', 'counted_list', 'expanded'] },
+  list: { path: '', costs: ['list', 'counted_list', 'expanded', 'export'] },
   /**
    * `GET /api/v1/<domain>/<resource>/export`: every matching record as a file in one of
-   * EXPORT_FORMATS, streamed. Charged as a list, as an export on the list route is. Declared before
-   * the detail route, whose `/:id` would take its path.
+   * EXPORT_FORMATS, streamed: `export`, a kind of its own (every matching record, page after page
+   * from the ERP), as an export on the list route is. Declared before the detail route, whose `/:id`
+   * would take its path.
    */
-  export: { path: '/export', costs: ['list'] },
+  export: { path: '/export', costs: ['export'] },
   /**
    * `GET /api/v1/<domain>/<resource>/aggregate`: the records grouped by the resource's dimensions,
    * counted and measured by the ERP in one grouped read (JSON, CSV or NDJSON).

@@ -314,11 +314,14 @@ export class ChangeWatch {
     try {
       const latest = await this.reader.latestWrites(w.principal, target, WRITTEN_LIMIT + 1, stats);
       const count = latest.count;
-      // Newest first: those of the window are what was written since the last look.
+      // Newest first (records without a date before them): those of the window are what was written since the last look.
       const written = latest.rows.filter((row) => (secondOf(row['write_date']) ?? Number.NEGATIVE_INFINITY) >= window);
+      // A full page whose last record is still in the window (or has no date) may hide more: a change without looking further.
+      const last = latest.rows.at(-1);
+      const overflow = latest.rows.length > WRITTEN_LIMIT && (secondOf(last?.['write_date']) ?? Number.POSITIVE_INFINITY) >= window;
       const settledBefore = Math.floor(started / 1000) - Math.ceil(this.settings.settleMs / 1000);
       const seen = new Map<number, { second: number; settled: boolean }>();
-      let changed = count !== w.count || written.length > WRITTEN_LIMIT;
+      let changed = count !== w.count || overflow;
       for (const row of written.slice(0, WRITTEN_LIMIT)) {
         const id = row['id'] as number;
         const second = secondOf(row['write_date']) ?? Number.NaN;

@@ -32,7 +32,7 @@ export const exportKind: DataKind = (deps) => {
         });
         return { query, format };
       },
-      costOf: () => 'list',
+      costOf: () => 'export',
       answer: ({ query, format }, call) => exported(query, format, call),
     };
   };

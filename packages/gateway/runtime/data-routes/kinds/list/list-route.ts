@@ -44,7 +44,7 @@ export const listKind: DataKind = (deps) => {
           throw badRequest("expand cannot be combined with changed_since: the change feed follows one resource (follow the related resource's own feed).");
         return { query, format, expand };
       },
-      costOf: ({ query, expand }) => (expand.length ? 'expanded' : query.total ? 'counted_list' : 'list'),
+      costOf: ({ query, format, expand }) => (format !== 'json' ? 'export' : expand.length ? 'expanded' : query.total ? 'counted_list' : 'list'),
       answer({ query, format, expand }, call) {
         if (format !== 'json') return exported(query, format, call);
         if (query.changes) return changes(query, call);
