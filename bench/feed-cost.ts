@@ -20,7 +20,7 @@ import { request } from 'node:http';
 import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
 import { changeScanRequest, copyScanRequest, ERP_CONTEXT, HIGHEST_ID_REQUEST, idRangeRequest, type PageRequest } from '@ops-data-gateway/gateway/runtime/erp-requests';
 import { changeToken, erpSecond } from '@ops-data-gateway/gateway/runtime/query/changed-since';
-import { GATEWAY_MAIN, GATEWAY_NODE_FLAGS, startService, type Service } from './processes';
+import { startMeasuredGateway, type Service } from './processes';
 
 /** The ERP measured, and how. */
 export interface FeedCostOptions {
@@ -149,20 +149,8 @@ interface Page {
   readonly more: boolean;
 }
 
-async function startGateway(settings: FeedCostOptions, port: number, extra: Record<string, string>): Promise<Service> {
-  const env = {
-    ERP_URL: settings.url,
-    ERP_DATABASE: settings.database,
-    ERP_LOGIN: settings.login,
-    ERP_TRANSPORT: 'json2',
-    ERP_TIMEOUT_MS: '120000',
-    DRIFT_CHECK: 'off',
-    PORT: String(port),
-    LOG_LEVEL: 'info',
-    ...(settings.apiGroup ? { ERP_API_GROUP: settings.apiGroup } : {}),
-    ...extra,
-  };
-  return startService(GATEWAY_MAIN, [], env, `http://127.0.0.1:${port}`, /gateway listening/, GATEWAY_NODE_FLAGS);
+function startGateway(settings: FeedCostOptions, port: number, extra: Record<string, string>): Promise<Service> {
+  return startMeasuredGateway(settings, settings.url, port, { ERP_TIMEOUT_MS: '120000', ...extra });
 }
 
 /** The second of the write_date of the first record at or after `id`. */

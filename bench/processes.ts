@@ -91,3 +91,30 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
     });
   });
 }
+
+/** The ERP account a measured gateway reads with: the live scripts' LIVE_ERP_* settings, or the feed bench's. */
+export interface GatewayAccount {
+  readonly database: string;
+  readonly login: string;
+  readonly apiGroup?: string;
+}
+
+/**
+ * The production gateway process the benches and live scripts measure (bench/feed-cost.ts,
+ * live/dashboard.ts, live/watch-mix.ts, live/cache-watch.ts): JSON-2 to `erpUrl` (an ERP, or a
+ * counting proxy in front of it) as `account`, no drift check, production V8 flags.
+ */
+export function startMeasuredGateway(account: GatewayAccount, erpUrl: string, port: number, extra: Readonly<Record<string, string>> = {}): Promise<Service> {
+  const env = {
+    ERP_URL: erpUrl,
+    ERP_DATABASE: account.database,
+    ERP_LOGIN: account.login,
+    ERP_TRANSPORT: 'json2',
+    DRIFT_CHECK: 'off',
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    ...(account.apiGroup ? { ERP_API_GROUP: account.apiGroup } : {}),
+    ...extra,
+  };
+  return startService(GATEWAY_MAIN, [], env, `http://127.0.0.1:${port}`, /gateway listening/, GATEWAY_NODE_FLAGS);
+}

@@ -14,8 +14,8 @@
  * and a sequence), and its value put back at the end. For the checks' cost at scale (1M pickings).
  */
 import { request } from 'node:http';
+import { startMeasuredGateway } from '../bench/processes';
 import { adminCalls } from './admin-rpc';
-import { startLiveGateway } from './live-gateway';
 import { liveErpSettings } from './settings';
 
 const RESOURCE = process.env['LIVE_WATCH_RESOURCE'];
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const rounds = Number(process.env['LIVE_WATCH_ROUNDS'] ?? 20);
   const rpc = await adminCalls(found.settings, 'live-cache-watch');
   const [port, metricsPort] = [18_481, 18_482];
-  const gateway = await startLiveGateway(found.settings, url, port, { METRICS_PORT: String(metricsPort), CACHE_DEFAULT_TTL_S: '300' });
+  const gateway = await startMeasuredGateway(found.settings, url, port, { METRICS_PORT: String(metricsPort), CACHE_DEFAULT_TTL_S: '300' });
   const names = async () => (JSON.parse((await get(`${gateway.url}${PATH}`, key)).body) as { data: Record<string, unknown>[] }).data;
   let created: number | undefined;
   let rewritten: { id: number; value: unknown } | undefined;

@@ -17,9 +17,8 @@
  *
  * Prints Markdown rows and the settings; a few minutes (LIVE_DASHBOARD_SECONDS per side and load).
  */
-import { cpuSeconds, startService, type Service } from '../bench/processes';
+import { cpuSeconds, startService, type Service, startMeasuredGateway } from '../bench/processes';
 import { closedLoop, directTile, gatewayTile, RESOURCE, type Sent, send, tiles } from './closed-loop';
-import { startLiveGateway } from './live-gateway';
 import { liveErpSettings } from './settings';
 
 const SECONDS = Number(process.env['LIVE_DASHBOARD_SECONDS'] ?? 20);
@@ -55,7 +54,7 @@ async function main(): Promise<void> {
   services.push(proxy);
   const startGateway = async (extra: Record<string, string>) => {
     port++;
-    const gateway = await startLiveGateway(settings, proxy.url, port, extra);
+    const gateway = await startMeasuredGateway(settings, proxy.url, port, extra);
     services.push(gateway);
     // The key and its read right checked once, before the clock starts.
     if (!(await send(gatewayTile(gateway.url, settings.key, { limit: '1', total: 'false' })[0] as Sent))) throw new Error('the gateway refuses LIVE_ERP_KEY');

@@ -13,11 +13,10 @@
  * answer and sends the next), the writer still writing. `total=false`, then counted. Answers by outcome from
  * `odg_cache_answers_total`, checks from `odg_cache_checks_total`. Prints Markdown rows.
  */
-import { runLoad, startService, type Service } from '../bench/processes';
+import { runLoad, startService, type Service, startMeasuredGateway } from '../bench/processes';
 import { byLabel, minus } from '../bench/prometheus-text';
 import { adminCalls } from './admin-rpc';
 import { closedLoop, directTile, gatewayTile, RESOURCE, type Sent, send, tiles } from './closed-loop';
-import { startLiveGateway } from './live-gateway';
 import { liveErpSettings } from './settings';
 
 const SECONDS = Number(process.env['LIVE_DASHBOARD_SECONDS'] ?? 30);
@@ -46,7 +45,7 @@ async function main(): Promise<void> {
   let writes = 0;
   let failedWrites = 0;
   try {
-    const gateway = await startLiveGateway(settings, proxy.url, port, { METRICS_PORT: String(metricsPort), CACHE_DEFAULT_TTL_S: String(TTL_S) });
+    const gateway = await startMeasuredGateway(settings, proxy.url, port, { METRICS_PORT: String(metricsPort), CACHE_DEFAULT_TTL_S: String(TTL_S) });
     services.push(gateway);
     if (!(await send(gatewayTile(gateway.url, settings.key, { limit: '1', total: 'false' })[0] as Sent))) throw new Error('the gateway refuses LIVE_ERP_KEY');
     const metrics = `http://127.0.0.1:${metricsPort}/metrics`;

@@ -124,17 +124,20 @@ describe(`change detection for cached answers (TTL ${TTL_S} s, CACHE_WATCH on by
     expect((await list()).map((v) => v.id)).not.toContain(created);
   });
 
-  it("drops an answer that shows another model's names when that model changes (a driver's name in fleet/vehicles)", async () => {
-    const before = await cached();
-    const withDriver = before.find((v) => v.driver !== null) as Vehicle;
+  /** Renames the driver of a vehicle of `vehicles` in the ERP, as Odoo's ORM does (the stored complete_name, its display name, follows); the vehicle. */
+  const renameADriver = (vehicles: readonly Vehicle[], name: string): Vehicle => {
+    const withDriver = vehicles.find((v) => v.driver !== null) as Vehicle;
     const db = new DatabaseSync(stack.dbPath);
     const { driver_id: driverId } = db.prepare('SELECT driver_id FROM fleet_vehicle WHERE id = ?').get(withDriver.id) as { driver_id: number };
     db.close();
-    // As Odoo's ORM does: the stored complete_name (its display name) follows the name.
-    const renamed = `Driver renamed ${Date.now() % 100000}`;
-    erp.write('res.partner', driverId, { name: renamed, complete_name: renamed });
+    erp.write('res.partner', driverId, { name, complete_name: name });
+    return withDriver;
+  };
+
+  it("drops an answer that shows another model's names when that model changes (a driver's name in fleet/vehicles)", async () => {
+    const renamed = renameADriver(await cached(), `Driver renamed ${Date.now() % 100000}`);
     await seen();
-    expect((await list()).find((v) => v.id === withDriver.id)?.driver).toContain('Driver renamed');
+    expect((await list()).find((v) => v.id === renamed.id)?.driver).toContain('Driver renamed');
   });
 
   /** Polls `path` through the cached gateway until it answers what the uncached one does; how long that took (ms). */
@@ -167,13 +170,7 @@ describe(`change detection for cached answers (TTL ${TTL_S} s, CACHE_WATCH on by
   it("keeps an answer cached whose fields show none of a comodel's data when that comodel changes (plates only, a driver renamed)", async () => {
     const plates = '/api/v1/fleet/vehicles?limit=200&fields=plate&total=false';
     await stack.get(plates);
-    const before = await cached();
-    const withDriver = before.find((v) => v.driver !== null) as Vehicle;
-    const db = new DatabaseSync(stack.dbPath);
-    const { driver_id: driverId } = db.prepare('SELECT driver_id FROM fleet_vehicle WHERE id = ?').get(withDriver.id) as { driver_id: number };
-    db.close();
-    const renamed = `Driver again ${Date.now() % 100000}`;
-    erp.write('res.partner', driverId, { name: renamed, complete_name: renamed });
+    renameADriver(await cached(), `Driver again ${Date.now() % 100000}`);
     // The list that shows drivers is dropped and shows the new name...
     await seen();
     // ...the one that shows plates only is still served from the cache.
