@@ -1,7 +1,7 @@
 /**
  * Change detection for cached answers on a live ERP (runtime/cache/change-watch.ts): a gateway of its
- * own caching for five minutes, in front of the live ERP; an administrator creates, renames and
- * deletes a record of a resource, and renames a vendor that purchase/orders shows: each change
+ * own caching for five minutes, in front of the live ERP; an administrator creates, renames, archives
+ * and deletes a record of a resource, and renames a vendor that purchase/orders shows: each change
  * reaches the cached answers within seconds, as the ERP (read straight, as the technical account)
  * holds it. Its ERP call (`web_search_read`: the count and the records written last) is the one this
  * check proves Odoo answers. Everything created is deleted and the name restored,
@@ -20,14 +20,16 @@ export function describeCacheWatchCheck(
   check: (title: string, body: () => Promise<void>, timeout?: number) => void,
 ): void {
   check(
-    `cached answers follow the ERP (TTL 300 s): a ${path} record created, renamed and deleted, and a vendor renamed in purchase/orders, within seconds`,
+    `cached answers follow the ERP (TTL 300 s): a ${path} record created, renamed, archived and deleted, and a vendor renamed in purchase/orders, within seconds`,
     async () => {
       const target = suite.target();
       const admin = target.admin;
       if (!admin) throw new Error('the plan runs the change-detection check, but the target has no administrator');
       const gateway = await target.startGatewayAs(target.settings.login, { CACHE_DEFAULT_TTL_S: '300', CACHE_WATCH_SETTLE_MS: '2000', CACHE_WATCH_SHARE_PCT: '20' });
       const model = suite.resource(path).model;
-      const list = `/api/v1/${path}?limit=200&fields=name&total=false`;
+      // Archived records are in this resource's scope: an archiving shows as `active` false.
+      const archivable = suite.resource(path).fields.some((field) => field.name === 'active');
+      const list = `/api/v1/${path}?limit=200&fields=name${archivable ? ',active' : ''}&total=false`;
       const rows = async (url: string): Promise<Row[]> => {
         const res = await gateway.get(url, target.settings.key);
         if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -56,6 +58,10 @@ export function describeCacheWatchCheck(
         seen['created'] = await until(list, (data) => data.some((row) => row.id === copy && row['name'] === name));
         await admin.write(model, copy, { name: `${name} renamed` });
         seen['renamed'] = await until(list, (data) => data.some((row) => row.id === copy && row['name'] === `${name} renamed`));
+        if (archivable) {
+          await admin.write(model, copy, { active: false });
+          seen['archived'] = await until(list, (data) => data.some((row) => row.id === copy && row['active'] === false));
+        }
         await admin.unlink(model, copy);
         created = undefined;
         seen['deleted'] = await until(list, (data) => !data.some((row) => row.id === copy));
