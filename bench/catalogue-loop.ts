@@ -16,8 +16,6 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -26,6 +24,7 @@ import { createDemoKeys } from '@ops-data-gateway/sandbox/security/demo-keys';
 import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
 import { initDatabase } from '@ops-data-gateway/sandbox/seed/init';
 import { ROOT } from './processes';
+import { freePort } from '../tests/support/free-port';
 
 const EDITS = 10;
 const LOAD_CONNECTIONS = 4;
@@ -33,17 +32,6 @@ const RELOAD_CONNECTIONS = 32;
 const RELOAD_SECONDS = 30;
 const LIST = '/api/v1/fleet/vehicles?limit=5&total=false';
 const SEATS = /^ {6}seats: .*\n/m;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

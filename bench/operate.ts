@@ -6,10 +6,10 @@
  * twice over in alternation, so that machine drift shows as a spread rather than a difference.
  */
 import { get } from 'node:http';
-import { createServer } from 'node:net';
 import { compress } from '@ops-data-gateway/gateway/runtime/http/compression';
 import type { LoadRequest } from './load-generator';
 import { startService, type Service } from './processes';
+import { freePort } from '../tests/support/free-port';
 
 interface OperateRow {
   readonly id: string;
@@ -28,17 +28,6 @@ export interface OperateResult {
 
 type Measure = (id: string, title: string, gateway: Service, request: LoadRequest) => Promise<{ cpuMsPerRequest: number; p50: number }>;
 type GatewayStarter = (erpUrl: string, extra?: Record<string, string>) => Promise<Service>;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** The bytes of one answer as sent, and the body itself, decoded by nobody. */
 function fetchRaw(origin: string, request: LoadRequest): Promise<Buffer> {

@@ -16,7 +16,6 @@
  * --aggregate-only (only count by state through the aggregate route against exporting and counting, bench/aggregate-bench.ts).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,6 +32,7 @@ import { benchExports, exportReport } from './exports';
 import { benchExpand, expandReport } from './expand';
 import { measureFeedCost } from './feed-cost';
 import { aggregateReport, benchAggregate } from './aggregate-bench';
+import { freePort } from '../tests/support/free-port';
 
 interface Options {
   readonly smoke: boolean;
@@ -111,16 +111,6 @@ function options(): Options {
     feedOnly: values['feed-only'] === true,
     aggregateOnly: values['aggregate-only'] === true,
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Merges rounds: requests summed, percentiles of the rounds' medians (robust to one noisy round). */

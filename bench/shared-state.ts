@@ -14,7 +14,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -23,6 +22,7 @@ import { createDemoKeys } from '@ops-data-gateway/sandbox/security/demo-keys';
 import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
 import { initDatabase } from '@ops-data-gateway/sandbox/seed/init';
 import { cpuSeconds, GATEWAY_MAIN, GATEWAY_NODE_FLAGS, memory, ROOT, runLoad, startService, type Service } from './processes';
+import { freePort } from '../tests/support/free-port';
 
 const PROCESSES = 3;
 const CHECK_CAP = 50;
@@ -31,17 +31,6 @@ const IN_FLIGHT = 24;
 const ROUNDS = 3;
 const ROUND_SECONDS = 4;
 const DETAIL = '/api/v1/fleet/vehicles/1?fields=plate,model';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** A reverse proxy in front of the ERP that counts the key checks (JSON-2 `context_get`) going through. */
 async function countingProxy(erpUrl: string): Promise<{ url: string; keyChecks: () => number; reset(): void; close(): Promise<void> }> {

@@ -20,7 +20,7 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../reliability/support/gateway-process';
+import { freePort } from '../support/free-port';
 
 const root = join(__dirname, '..', '..');
 

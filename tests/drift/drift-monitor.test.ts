@@ -1,8 +1,3 @@
-/**
- * DriftMonitor when the ERP is down at start-up: the check fails as a value (state `error`), and the
- * next retry (what `/readyz` triggers) runs it again once the ERP answers.
- */
-import { createServer } from 'node:net';
 import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
 import { loadConfig } from '@ops-data-gateway/gateway/runtime/config';
 import { DriftMonitor } from '@ops-data-gateway/gateway/runtime/drift/drift-monitor';
@@ -10,21 +5,13 @@ import { ErpClient } from '@ops-data-gateway/gateway/runtime/erp/erp-client';
 import { createLogger } from '@ops-data-gateway/gateway/runtime/log';
 import { startSandbox } from '@ops-data-gateway/sandbox/http/start-sandbox';
 import { createDriftDatabase, type DriftDatabase } from './support/drift-sandbox';
+import { freePort } from '../support/free-port';
 
 let database: DriftDatabase;
 beforeAll(() => {
   database = createDriftDatabase();
 });
 afterAll(() => database.close());
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe(DriftMonitor.name, () => {
   it('retries a check the ERP could not answer, once the ERP is up', async () => {

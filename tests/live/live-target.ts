@@ -51,7 +51,7 @@ export interface RightsSwitch {
 /** What an administrator does to records through the ERP's external API: copy one (its new id), write one, delete one. */
 export interface RecordWriter {
   copy(model: string, id: number, values: Readonly<Record<string, string>>): Promise<number>;
-  write(model: string, id: number, values: Readonly<Record<string, string>>): Promise<void>;
+  write(model: string, id: number, values: Readonly<Record<string, string | boolean>>): Promise<void>;
   unlink(model: string, id: number): Promise<void>;
 }
 

@@ -58,7 +58,11 @@ async function sandboxAsLiveErp(version: 17 | 19, transport: 'json2' | 'xmlrpc')
     admin: {
       copy: async (model, id, values) => erp.copy(model, id, values),
       // As Odoo's ORM does: a partner's stored complete_name (its display name) follows its name.
-      write: async (model, id, values) => erp.write(model, id, model === 'res.partner' && values['name'] ? { ...values, complete_name: values['name'] } : values),
+      // SQLite stores a boolean as 0 or 1, as the sandbox's schema reads it.
+      write: async (model, id, values) => {
+        const stored = Object.fromEntries(Object.entries(values).map(([field, value]) => [field, typeof value === 'boolean' ? Number(value) : value]));
+        erp.write(model, id, model === 'res.partner' && stored['name'] ? { ...stored, complete_name: stored['name'] } : stored);
+      },
       unlink: async (model, id) => erp.delete(model, id),
     },
     close: async () => {

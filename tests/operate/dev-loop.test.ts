@@ -10,7 +10,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../reliability/support/gateway-process';
+import { freePort } from '../support/free-port';
 import { get, waitFor } from '../reliability/support/raw-http';
 
 const root = join(__dirname, '..', '..');

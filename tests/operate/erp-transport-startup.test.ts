@@ -10,7 +10,8 @@
 import type { RunningSandbox } from '@ops-data-gateway/sandbox/http/start-sandbox';
 import type { OdooVersion } from '@ops-data-gateway/sandbox/orm/types';
 import { createDriftDatabase, gatewayEnv, type DriftDatabase } from '../drift/support/drift-sandbox';
-import { freePort, startGatewayProcess, type GatewayProcess } from '../reliability/support/gateway-process';
+import { startGatewayProcess, type GatewayProcess } from '../reliability/support/gateway-process';
+import { freePort } from '../support/free-port';
 
 const JSON2_REFUSED = (version: string) =>
   `ops-data-gateway: ERP_TRANSPORT=json2, but the ERP is Odoo ${version}, which has no JSON-2 API (Odoo 19 and later): set ERP_TRANSPORT to auto, jsonrpc or xmlrpc`;

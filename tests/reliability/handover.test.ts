@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from './support/gateway-process';
+import { freePort } from '../support/free-port';
 
 const FIXTURE = join(__dirname, 'support', 'handover-cluster.cjs');
 

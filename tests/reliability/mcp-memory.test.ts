@@ -10,7 +10,8 @@
 import mcpTools from '@ops-data-gateway/gateway/generated/mcp-tools.json';
 import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
 import { startStack, type Stack } from '../support/stack';
-import { freePort, rssMb, startGatewayProcess, type GatewayProcess } from './support/gateway-process';
+import { rssMb, startGatewayProcess, type GatewayProcess } from './support/gateway-process';
+import { freePort } from '../support/free-port';
 
 /** The production flags of docs/production.md's "Running in production" (as hardening-memory.test.ts). */
 const PRODUCTION_HEAP = '--max-semi-space-size=4 --max-old-space-size=256';

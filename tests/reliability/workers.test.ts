@@ -8,7 +8,8 @@
 import { Agent } from 'node:http';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import { startStack, type Stack } from '../support/stack';
-import { freePort, startGatewayProcess, type GatewayProcess } from './support/gateway-process';
+import { startGatewayProcess, type GatewayProcess } from './support/gateway-process';
+import { freePort } from '../support/free-port';
 import { get, tryConnect, waitFor } from './support/raw-http';
 
 const WORKERS = 3;

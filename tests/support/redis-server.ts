@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { freePort } from '../reliability/support/gateway-process';
+import { freePort } from './free-port';
 
 const REDIS_SERVER = process.env['REDIS_SERVER'] ?? 'redis-server';
 

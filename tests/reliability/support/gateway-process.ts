@@ -6,9 +6,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../../support/free-port';
 
 const GATEWAY_MAIN = join(__dirname, '..', '..', '..', 'packages', 'gateway', 'dist', 'runtime', 'main.js');
 
@@ -21,18 +20,6 @@ export interface GatewayProcess {
   /** Settles when the process exits. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal?: NodeJS.Signals): void;
-}
-
-/** A port free right now on the loopback interface (the kernel picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startGatewayProcess(
