@@ -3,8 +3,8 @@
  * filters match, as a file in one of the export formats (route-kinds.ts's EXPORT_FORMATS, asked by
  * `format` or `Accept`, CSV by default), streamed (data-routes/export-answer.ts). The change feed too,
  * with `changed_since`. Its own operation in the OpenAPI document, so that the list route's declares
- * JSON alone and a typed client's `data` is the page. Charged as a list, as an export on the list
- * route is.
+ * JSON alone and a typed client's `data` is the page. Charged `export` (a cost kind of its own), as
+ * an export on the list route is.
  */
 import type { ListQuery } from '../../../query/parse-query';
 import type { ExportFormat } from '../../../route-kinds';

@@ -4,7 +4,8 @@
  * route's answer, ../../export-answer.ts, asked here by `format` or `Accept`: kept for compatibility,
  * documented on the export route's operation, not this one's) and a page of the change feed
  * (changes.ts: `changed_since`). The query is read once, the same way for the three, and says which
- * one answers; each is charged as a list (`counted_list` when it counts its matches).
+ * one answers; a page is charged as a list (`counted_list` when it counts its matches, `expanded` with
+ * `expand`), an export `export`.
  */
 import type { ListFormat, ListQuery } from '../../../query/parse-query';
 import { badRequest } from '../../../errors';
