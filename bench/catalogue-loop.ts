@@ -16,7 +16,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { startSandbox } from '@ops-data-gateway/sandbox/http/start-sandbox';
@@ -24,6 +24,7 @@ import { createDemoKeys } from '@ops-data-gateway/sandbox/security/demo-keys';
 import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
 import { initDatabase } from '@ops-data-gateway/sandbox/seed/init';
 import { ROOT } from './processes';
+import { startDevLauncher } from '../tests/support/dev-launcher';
 import { freePort } from '../tests/support/free-port';
 
 const EDITS = 10;
@@ -98,32 +99,11 @@ function startLoad(url: string, key: string, connections: number, fields: readon
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 
 async function devLoop(): Promise<void> {
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle-tools.mjs')]);
-  const dir = mkdtempSync(join(tmpdir(), 'odg-bench-dev-'));
-  const out = mkdtempSync(join(ROOT, 'dist', 'bench-dev-'));
-  let launcher: ChildProcess | undefined;
+  const dev = await startDevLauncher(ROOT, 'bench-dev');
+  const { process: launcher, stdout, stderr, url, fleet } = dev;
   try {
-    cpSync(join(ROOT, 'catalogue'), join(dir, 'catalogue'), { recursive: true });
-    cpSync(join(ROOT, 'packages', 'gateway', 'generated'), join(dir, 'generated'), { recursive: true });
-    const fleet = join(dir, 'catalogue', 'fleet.yaml');
-    const [port, sandboxPort] = [await freePort(), await freePort()];
-    const url = `http://127.0.0.1:${port}`;
-    const stdout: string[] = [];
-    const stderr: string[] = [];
-    launcher = spawn(
-      process.execPath,
-      [
-        '--disable-warning=ExperimentalWarning',
-        join(ROOT, 'dist', 'run', 'run-demo.js'),
-        '--watch',
-        ...['--catalogue', join(dir, 'catalogue'), '--generated', join(dir, 'generated'), '--out', out, '--sandbox-db', join(dir, 'demo.db')],
-      ],
-      { env: { PATH: process.env['PATH'] ?? '', PORT: String(port), SANDBOX_PORT: String(sandboxPort), LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    launcher.stdout?.on('data', (chunk: Buffer) => stdout.push(...chunk.toString('utf8').split('\n')));
-    launcher.stderr?.on('data', (chunk: Buffer) => stderr.push(...chunk.toString('utf8').split('\n')));
-    await until(() => stdout.some((line) => line.startsWith('watching ')), 120000, 'the dev loop started');
-    const key = (stdout.find((line) => line.startsWith('  export API_KEY=')) as string).split('=')[1] as string;
+    await until(dev.watching, 120000, 'the dev loop started');
+    const key = dev.key();
     const load = startLoad(url, key, LOAD_CONNECTIONS);
     await until(() => load.ok() > 20, 20000, 'the first answers');
 
@@ -167,10 +147,9 @@ async function devLoop(): Promise<void> {
       ].join('\n'),
     );
   } finally {
-    launcher?.kill('SIGTERM');
+    launcher.kill('SIGTERM');
     await sleep(1000);
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(out, { recursive: true, force: true });
+    dev.cleanUp();
   }
 }
 

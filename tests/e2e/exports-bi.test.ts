@@ -15,6 +15,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { openInSpreadsheet } from '../support/spreadsheet';
 import { startStack, type Stack } from '../support/stack';
 import { ErpWriter } from '../support/erp-writes';
+import { everyRecord } from '../support/paging-walk';
 
 type ApiRecord = { id: number; [field: string]: unknown };
 
@@ -60,17 +61,8 @@ describe('exports for BI tools and spreadsheets', () => {
       req.end();
     });
 
-  /** Every record of the JSON list, by the since_id cursor. */
-  const jsonList = async (path: string, query = ''): Promise<ApiRecord[]> => {
-    const records: ApiRecord[] = [];
-    for (let cursor: number | null = 0; cursor !== null; ) {
-      const res = await stack.get(`/api/v1/${path}?since_id=${cursor}&limit=200&total=false${query}`);
-      expect(res.status).toBe(200);
-      records.push(...res.body.data);
-      cursor = res.body.meta.next_since_id;
-    }
-    return records;
-  };
+  /** Every record of the JSON list, by the since_id cursor: the oracle. */
+  const jsonList = (path: string, query = '') => everyRecord((url) => stack.get(url), path, query);
 
   it.each([
     ['gzip', 'gzip', gunzipSync],

@@ -17,6 +17,7 @@ import type { FieldSpec, ResourceSpec } from '@ops-data-gateway/gateway/runtime/
 import { asBuffer, asText, duckDbType, parquetReadBack, parquetValueAsJson } from '../support/export-loaders';
 import { ErpWriter } from '../support/erp-writes';
 import { startStack, type Stack } from '../support/stack';
+import { everyRecord } from '../support/paging-walk';
 
 type ApiRecord = { id: number; [field: string]: unknown };
 
@@ -61,16 +62,7 @@ describe('typed exports (Parquet) loaded by DuckDB with the published recipe', (
   });
 
   /** Every record of the JSON list, by the since_id cursor: the oracle. */
-  const jsonList = async (path: string): Promise<ApiRecord[]> => {
-    const records: ApiRecord[] = [];
-    for (let cursor: number | null = 0; cursor !== null; ) {
-      const res = await stack.get(`/api/v1/${path}?since_id=${cursor}&limit=200&total=false`);
-      expect(res.status).toBe(200);
-      records.push(...res.body.data);
-      cursor = res.body.meta.next_since_id;
-    }
-    return records;
-  };
+  const jsonList = (path: string) => everyRecord((url) => stack.get(url), path);
 
   /** Downloads an export as the guide does, under the name its Content-Disposition gives. */
   const download = async (query: string): Promise<{ file: string; headers: Record<string, string> }> => {

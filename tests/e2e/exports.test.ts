@@ -9,6 +9,7 @@ import { asText, csvText, loadCsvWithDuckDb, loadCsvWithPython } from '../suppor
 import type { FaultProxy } from '../support/fault-proxy';
 import { ErpWriter } from '../support/erp-writes';
 import { startStackBehindProxy, type Stack } from '../support/stack';
+import { everyRecord } from '../support/paging-walk';
 
 type ApiRecord = { id: number; [field: string]: unknown };
 
@@ -31,17 +32,8 @@ describe('exports', () => {
     await proxy.close();
   });
 
-  /** Every record of the JSON list, by the since_id cursor (the oracle). */
-  const jsonList = async (path: string, query = ''): Promise<ApiRecord[]> => {
-    const records: ApiRecord[] = [];
-    for (let cursor: number | null = 0; cursor !== null; ) {
-      const res = await stack.get(`/api/v1/${path}?since_id=${cursor}&limit=200&total=false${query}`);
-      expect(res.status).toBe(200);
-      records.push(...res.body.data);
-      cursor = res.body.meta.next_since_id;
-    }
-    return records;
-  };
+  /** Every record of the JSON list, by the since_id cursor: the oracle. */
+  const jsonList = (path: string, query = '') => everyRecord((url) => stack.get(url), path, query);
 
   const exportText = async (path: string, accept: string): Promise<{ text: string; headers: Record<string, string> }> => {
     const res = await stack.get(path).set('Accept', accept).buffer(true).parse(asText);

@@ -5,15 +5,14 @@
  * a broken save is printed with its file, line, column, key and what is allowed there, and the last
  * good gateway keeps serving; the fixed save is served; no request fails throughout; SIGTERM ends both.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../support/free-port';
+import { type DevLauncher, startDevLauncher } from '../support/dev-launcher';
 import { get, waitFor } from '../reliability/support/raw-http';
 
-const root = join(__dirname, '..', '..');
+const _root = join(__dirname, '..', '..');
 const PATH = '/api/v1/fleet/vehicles?limit=3&total=false';
 /** What a loaded machine may take from a save to the new field served (the figure measured alone is in BENCHMARKS.md). */
 const SERVED_WITHIN_MS = 30000;
@@ -21,45 +20,24 @@ const SERVED_WITHIN_MS = 30000;
 const ANSWER_LIMIT_MS = 15000;
 
 describe('make dev: a catalogue save served in seconds, a broken one printed while the last good version serves', () => {
-  let dir: string;
-  let out: string;
+  let dev: DevLauncher;
   let launcher: ChildProcess;
-  const stdout: string[] = [];
-  const stderr: string[] = [];
+  let stdout: string[];
+  let stderr: string[];
   let url: string;
   let key: string;
   let fleet: string;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(root, 'scripts', 'bundle-tools.mjs')]);
-    dir = mkdtempSync(join(tmpdir(), 'odg-dev-loop-'));
-    // The bundle under dist/: its dependencies resolve from the project's node_modules.
-    out = mkdtempSync(join(root, 'dist', 'dev-loop-test-'));
-    cpSync(join(root, 'catalogue'), join(dir, 'catalogue'), { recursive: true });
-    cpSync(join(root, 'packages', 'gateway', 'generated'), join(dir, 'generated'), { recursive: true });
-    fleet = join(dir, 'catalogue', 'fleet.yaml');
-    const [port, sandboxPort] = [await freePort(), await freePort()];
-    url = `http://127.0.0.1:${port}`;
-    launcher = spawn(
-      process.execPath,
-      [
-        '--disable-warning=ExperimentalWarning',
-        join(root, 'dist', 'run', 'run-demo.js'),
-        '--watch',
-        ...['--catalogue', join(dir, 'catalogue'), '--generated', join(dir, 'generated'), '--out', out, '--sandbox-db', join(dir, 'demo.db')],
-      ],
-      { env: { PATH: process.env['PATH'] ?? '', PORT: String(port), SANDBOX_PORT: String(sandboxPort), LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    launcher.stdout?.on('data', (chunk: Buffer) => stdout.push(...chunk.toString('utf8').split('\n')));
-    launcher.stderr?.on('data', (chunk: Buffer) => stderr.push(...chunk.toString('utf8').split('\n')));
-    await waitFor(() => stdout.some((line) => line.startsWith('watching ')) || launcher.exitCode !== null, 90000);
+    dev = await startDevLauncher(join(__dirname, '..', '..'), 'dev-loop-test');
+    ({ process: launcher, stdout, stderr, url, fleet } = dev);
+    await waitFor(() => dev.watching() || launcher.exitCode !== null, 90000);
     expect(launcher.exitCode).toBeNull();
-    key = (stdout.find((line) => line.startsWith('  export API_KEY=')) as string).split('=')[1] as string;
+    key = dev.key();
   }, 120000);
   afterAll(() => {
     if (launcher && launcher.exitCode === null) launcher.kill('SIGKILL');
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    if (out) rmSync(out, { recursive: true, force: true });
+    dev?.cleanUp();
   });
 
   it('serves each good save, keeps serving through a broken one, and no request fails', async () => {

@@ -1,6 +1,7 @@
 /**
- * Walks a whole list route twice, by offset pages and by `since_id` cursor pages, for the suites that
- * prove both pagings meet the same records.
+ * Walks a whole list route: twice, by offset pages and by `since_id` cursor pages, for the suites that
+ * prove both pagings meet the same records; once, by cursor, for the suites whose oracle is the JSON
+ * list (the exports).
  */
 
 export type Page = { data: { id: number; [field: string]: unknown }[]; meta: { total?: number; next_since_id?: number | null } };
@@ -34,4 +35,19 @@ export function expectSameRecords({ total, byOffset, byCursor }: Walks): void {
   expect(new Set(byOffset).size).toBe(total);
   expect(byCursor).toEqual([...byCursor].sort((a, b) => a - b));
   expect([...byCursor].sort((a, b) => a - b)).toEqual([...byOffset].sort((a, b) => a - b));
+}
+
+/** A page answer as supertest gives it. */
+type Answer = { status: number; body: Page };
+
+/** Every record of the JSON list at `path` (with `query`, `&`-prefixed), by the since_id cursor: the oracle of the export suites. */
+export async function everyRecord(get: (path: string) => PromiseLike<Answer>, path: string, query = ''): Promise<Page['data']> {
+  const records: Page['data'] = [];
+  for (let cursor: number | null | undefined = 0; cursor !== null && cursor !== undefined; ) {
+    const res = await get(`/api/v1/${path}?since_id=${cursor}&limit=200&total=false${query}`);
+    expect(res.status).toBe(200);
+    records.push(...res.body.data);
+    cursor = res.body.meta.next_since_id;
+  }
+  return records;
 }
